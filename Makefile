@@ -1,0 +1,43 @@
+# Genebank developer commands. `make run` and `make test` are the two the README promises.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+# The CPU build of torch lies on this machine's disk; installing it first keeps pip from
+# resolving a multi-GB CUDA build when sentence-transformers asks for torch.
+TORCH_VERSION ?= 2.13.0
+TORCH_FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
+PYTEST_ARGS ?=
+
+.PHONY: install run test lint format demo worker bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet $(TORCH_FIND_LINKS) "torch==$(TORCH_VERSION)"
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(BIN)/.installed
+
+run: install  ## install, then start the API on the embedded database
+	$(BIN)/genebank serve
+
+test: install  ## install, then run the whole test suite
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check app tests bench migrations
+	$(BIN)/ruff format --check app tests bench migrations
+	$(BIN)/mypy --strict app
+
+format: install
+	$(BIN)/ruff check --fix app tests bench migrations
+	$(BIN)/ruff format app tests bench migrations
+
+demo: install
+	$(BIN)/genebank demo
+
+bench: install
+	$(BIN)/python bench/fetch.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Genebank: a shared registry of verified agent experience."""

@@ -1,0 +1,42 @@
+"""All configuration in one place: environment variables prefixed GENEBANK_ (see README)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="GENEBANK_", env_file=".env", extra="ignore")
+
+    # Unset: start the embedded PostgreSQL + pgvector under data_dir.
+    database_url: SecretStr | None = None
+    data_dir: Path = Field(default_factory=lambda: Path.home() / ".genebank")
+    migrate_on_start: bool = True
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    public_url: str | None = None
+    log_level: str = "info"
+
+    db_pool_size: int = Field(default=10, ge=1, le=200)
+    db_max_overflow: int = Field(default=10, ge=0, le=200)
+
+    # Hostile-input limits: enforced before any handler runs.
+    max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    max_json_depth: int = Field(default=32, ge=4, le=256)
+
+    page_size_default: int = Field(default=50, ge=1, le=500)
+    page_size_max: int = Field(default=200, ge=1, le=1000)
+
+    prompt_max_tokens_default: int = Field(default=600, ge=32)
+
+    @property
+    def pgdata_dir(self) -> Path:
+        return self.data_dir / "pgdata"
+
+
+def get_settings() -> Settings:
+    return Settings()

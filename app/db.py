@@ -1,0 +1,91 @@
+"""Engine and session factories, and the request's session dependency (the only commit on the API side)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+import psycopg
+from fastapi import Depends, Request
+from psycopg_pool import AsyncConnectionPool
+from sqlalchemy import URL, make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from app.config import Settings
+from app.state import runtime
+
+
+def normalize_url(url: str) -> URL:
+    """Accept plain postgres:// URLs too; Genebank always talks through psycopg 3."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgres", "postgresql", "postgresql+psycopg2", "postgresql+asyncpg"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.drivername != "postgresql+psycopg":
+        raise ValueError(f"unsupported database URL scheme {parsed.drivername!r}: Genebank needs PostgreSQL")
+    return parsed
+
+
+def create_engine(url: str, settings: Settings) -> AsyncEngine:
+    return create_async_engine(
+        normalize_url(url),
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+        # No pre-ping: it costs a round trip per request. A connection that died with a database
+        # restart fails one request (503) and is discarded by the pool.
+        pool_recycle=1800,
+        connect_args={"application_name": "genebank"},
+    )
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """One transaction per request: committed after the handler returns, rolled back on any error."""
+    async with runtime(request).sessionmaker() as session:
+        try:
+            yield session
+        except BaseException:
+            await session.rollback()
+            raise
+        else:
+            await session.commit()
+
+
+def libpq_conninfo(url: str) -> str:
+    return normalize_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def create_read_pool(url: str, settings: Settings) -> AsyncConnectionPool:
+    """Autocommit psycopg connections for the hot read path (fetch by id, by asset).
+
+    Measured in bench/fetch.py: SQLAlchemy's async engine adds more per-request CPU than the
+    query itself costs, so single-statement reads go straight to psycopg; statements are still
+    built with SQLAlchemy Core, compiled once.
+    """
+    return AsyncConnectionPool(
+        libpq_conninfo(url),
+        # A fixed-size pool: growing on demand makes the first bursts wait for new connections.
+        min_size=settings.db_pool_size,
+        max_size=settings.db_pool_size,
+        kwargs={"autocommit": True, "application_name": "genebank-read"},
+        open=False,
+    )
+
+
+@asynccontextmanager
+async def read_connection(request: Request) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+    """A plain context manager rather than a dependency: see the fetch endpoints in app/genes/router.py."""
+    async with runtime(request).read_pool.connection() as conn:
+        yield conn
+
+
+# scope="function": the commit happens before the response is sent, so a 2xx means the data is durable.
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]

@@ -1,0 +1,201 @@
+"""Typed errors rendered as RFC 9457 problem details (application/problem+json).
+
+Every error a client can cause is an AppError subclass carrying its status; one handler renders it.
+422 is reserved for payload validation; conflicts, missing things and refusals have their own codes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_BASE = "https://genebank.dev/problems/"
+
+
+class AppError(Exception):
+    status: ClassVar[int] = 400
+    code: ClassVar[str] = "bad-request"
+    title: ClassVar[str] = "Bad request"
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        extra: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = dict(extra or {})
+        self.headers = dict(headers or {})
+
+
+class BadRequest(AppError):
+    pass
+
+
+class InvalidJSON(AppError):
+    code = "invalid-json"
+    title = "Request body is not valid JSON"
+
+
+class Unauthorized(AppError):
+    status = 401
+    code = "unauthorized"
+    title = "Authentication required"
+
+
+class Forbidden(AppError):
+    status = 403
+    code = "forbidden"
+    title = "Not allowed"
+
+
+class NotFound(AppError):
+    status = 404
+    code = "not-found"
+    title = "Not found"
+
+
+class Conflict(AppError):
+    status = 409
+    code = "conflict"
+    title = "Conflict"
+
+
+class Gone(AppError):
+    status = 410
+    code = "gone"
+    title = "Gone"
+
+
+class PayloadTooLarge(AppError):
+    status = 413
+    code = "payload-too-large"
+    title = "Request body too large"
+
+
+class UnsupportedMediaType(AppError):
+    status = 415
+    code = "unsupported-media-type"
+    title = "Unsupported media type"
+
+
+class ValidationFailed(AppError):
+    status = 422
+    code = "validation-failed"
+    title = "Request payload is not valid"
+
+
+class TooManyRequests(AppError):
+    status = 429
+    code = "rate-limited"
+    title = "Too many requests"
+
+
+class ServiceUnavailable(AppError):
+    status = 503
+    code = "unavailable"
+    title = "Service unavailable"
+
+
+def problem_response(
+    status: int,
+    code: str,
+    title: str,
+    detail: str,
+    *,
+    instance: str | None = None,
+    extra: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    body: dict[str, Any] = {"type": PROBLEM_BASE + code, "title": title, "status": status, "detail": detail}
+    if instance:
+        body["instance"] = instance
+    if extra:
+        body.update(extra)
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {}))
+
+
+def _clean_validation_errors(errors: Sequence[Any]) -> list[dict[str, Any]]:
+    cleaned = []
+    for err in errors:
+        # Echoing the offending input back could reflect secrets or megabytes of payload.
+        loc = [str(part) for part in err.get("loc", ())]
+        cleaned.append({"loc": loc, "msg": str(err.get("msg", "")), "type": str(err.get("type", ""))})
+    return cleaned
+
+
+async def _app_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AppError)
+    return problem_response(
+        exc.status,
+        exc.code,
+        exc.title,
+        exc.detail,
+        instance=request.url.path,
+        extra=exc.extra,
+        headers=exc.headers,
+    )
+
+
+async def _validation_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = _clean_validation_errors(exc.errors())
+    where = ".".join(errors[0]["loc"]) if errors else ""
+    message = str(errors[0]["msg"]) if errors else "invalid"
+    return problem_response(
+        422,
+        ValidationFailed.code,
+        ValidationFailed.title,
+        f"{where}: {message}" if where else message,
+        instance=request.url.path,
+        extra={"errors": errors},
+    )
+
+
+_HTTP_CODES = {
+    400: "bad-request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    409: "conflict",
+    413: "payload-too-large",
+    415: "unsupported-media-type",
+    429: "rate-limited",
+}
+
+
+async def _http_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "http-error")
+    title = code.replace("-", " ").capitalize()
+    detail: str = exc.detail if isinstance(exc.detail, str) else title
+    return problem_response(
+        exc.status_code, code, title, detail, instance=request.url.path, headers=exc.headers
+    )
+
+
+async def _unhandled_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return problem_response(
+        500, "internal", "Internal server error", "An unexpected error occurred; it has been logged."
+    )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(AppError, _app_error_handler)
+    app.add_exception_handler(RequestValidationError, _validation_error_handler)
+    app.add_exception_handler(StarletteHTTPException, _http_error_handler)
+    app.add_exception_handler(Exception, _unhandled_error_handler)

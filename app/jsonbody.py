@@ -1,0 +1,183 @@
+"""Strict JSON request bodies.
+
+FastAPI's default parser accepts duplicate keys (last one wins), NaN and Infinity, integers no
+JavaScript client can represent, lone surrogates and any nesting depth. A content-addressed registry
+must refuse all of those: two parties would otherwise hash different documents from the same bytes.
+`JSONRoute` parses every JSON body with `strict_loads` before FastAPI validates it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi import Request, Response
+from fastapi.routing import APIRoute
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.errors import (
+    AppError,
+    BadRequest,
+    InvalidJSON,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    ValidationFailed,
+    problem_response,
+)
+from app.state import settings_of
+
+MAX_SAFE_INTEGER = 2**53 - 1
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _Refused(ValueError):
+    """Raised from inside json.loads hooks; carries the client-facing reason."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(f"duplicate key {key!r} in object")
+            seen.add(key)
+    return obj
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def _checked_int(text: str) -> int:
+    value = int(text)
+    if abs(value) > MAX_SAFE_INTEGER:
+        raise _Refused(f"integer {text[:40]} is beyond ±(2^53-1) and cannot be represented exactly")
+    return value
+
+
+def _checked_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _Refused(f"number {text[:40]} is out of the range of a double")
+    return value
+
+
+def _check_structure(value: Any, max_depth: int) -> None:
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            if depth > max_depth:
+                raise _Refused(f"JSON nesting deeper than {max_depth} levels")
+            for key, child in node.items():
+                if _LONE_SURROGATE.search(key):
+                    raise _Refused("object key contains a lone UTF-16 surrogate")
+                stack.append((child, depth + 1))
+        elif isinstance(node, list):
+            if depth > max_depth:
+                raise _Refused(f"JSON nesting deeper than {max_depth} levels")
+            stack.extend((child, depth + 1) for child in node)
+        elif isinstance(node, str) and _LONE_SURROGATE.search(node):
+            raise _Refused("string contains a lone UTF-16 surrogate (not valid Unicode)")
+
+
+def strict_loads(body: bytes, *, max_depth: int) -> Any:
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidJSON(f"request body is not UTF-8 (byte {exc.start})") from None
+    if text.startswith("\ufeff"):
+        raise InvalidJSON("request body starts with a byte order mark")
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_refuse_constant,
+            parse_int=_checked_int,
+            parse_float=_checked_float,
+        )
+        _check_structure(value, max_depth)
+    except _Refused as exc:
+        raise ValidationFailed(str(exc)) from None
+    except RecursionError:
+        raise ValidationFailed(f"JSON nesting deeper than {max_depth} levels") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidJSON(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    return value
+
+
+def is_json_media_type(content_type: str) -> bool:
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    maintype, _, subtype = media_type.partition("/")
+    return maintype == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+class JSONRoute(APIRoute):
+    """An APIRoute whose JSON body goes through `strict_loads` and must be declared as JSON."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+        if self.body_field is None:
+            return handler
+
+        async def strict_handler(request: Request) -> Response:
+            body = await request.body()
+            if body:
+                content_type = request.headers.get("content-type", "")
+                if not is_json_media_type(content_type):
+                    raise UnsupportedMediaType(
+                        f"send the body as application/json, not {content_type or 'without a Content-Type'}"
+                    )
+                max_depth = settings_of(request).max_json_depth
+                # Starlette caches the parsed body here; FastAPI's own request.json() then reuses it.
+                request._json = strict_loads(body, max_depth=max_depth)
+            return await handler(request)
+
+        return strict_handler
+
+
+class BodyLimitMiddleware:
+    """Refuse bodies over `max_bytes` with a 413 problem, whether or not a Content-Length was sent."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None:
+            if not declared.isdigit():
+                await self._refuse(scope, receive, send, BadRequest("Content-Length is not a number"))
+                return
+            if int(declared) > self.max_bytes:
+                await self._refuse(scope, receive, send, self._too_large())
+                return
+        received = 0
+
+        async def counting_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise self._too_large()
+            return message
+
+        await self.app(scope, counting_receive, send)
+
+    def _too_large(self) -> PayloadTooLarge:
+        return PayloadTooLarge(
+            f"request body exceeds {self.max_bytes} bytes", extra={"max_bytes": self.max_bytes}
+        )
+
+    @staticmethod
+    async def _refuse(scope: Scope, receive: Receive, send: Send, error: AppError) -> None:
+        response = problem_response(error.status, error.code, error.title, error.detail, extra=error.extra)
+        await response(scope, receive, send)

@@ -1,0 +1,34 @@
+"""Typed application state: what the lifespan builds and every request may use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import Request
+from psycopg_pool import AsyncConnectionPool
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.embedded_pg import EmbeddedPostgres
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    database_url: str
+    engine: AsyncEngine
+    sessionmaker: async_sessionmaker[AsyncSession]
+    read_pool: AsyncConnectionPool
+    embedded: EmbeddedPostgres | None
+    expected_migration: str | None
+
+
+def runtime(request: Request) -> Runtime:
+    state: Runtime = request.app.state.runtime
+    return state
+
+
+def settings_of(request: Request) -> Settings:
+    """Settings are set at create_app() time, so they are there even before the lifespan runs."""
+    settings: Settings = request.app.state.settings
+    return settings
