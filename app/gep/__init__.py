@@ -1,0 +1,1 @@
+"""GEP (Genome Evolution Protocol) support."""

@@ -1,0 +1,84 @@
+"""The validated Gene document hashes exactly like the JSON the client sent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.gep.canonical import compute_asset_id
+from app.gep.document import GeneDocument
+from tests.factories import gene_doc
+
+GEP_SCHEMA = Path(__file__).resolve().parents[3] / "shared" / "gep" / "schemas" / "gene.schema.json"
+EXTENSIONS = {"avoid", "model_name", "parent", "generation_meta"}
+
+text = st.text(st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=40).filter(
+    lambda s: s.strip() != ""
+)
+json_leaf = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53) + 1, 2**53 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | text
+)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "type": "Gene",
+        "schema_version": "1.13.0",
+        "id": "gene_" + draw(st.from_regex(r"[a-z0-9_]{3,20}", fullmatch=True)),
+        "category": draw(st.sampled_from(["repair", "optimize", "innovate", "explore"])),
+        "signals_match": draw(st.lists(text.filter(lambda s: not s.startswith("/")), min_size=1, max_size=4)),
+        "strategy": draw(st.lists(text, min_size=1, max_size=4)),
+        "constraints": {
+            "max_files": draw(st.integers(1, 50) | st.integers(1, 50).map(float)),
+            "forbidden_paths": draw(st.lists(text, min_size=1, max_size=3)),
+        },
+        "validation": draw(
+            st.lists(text.filter(lambda s: not any(c in s for c in ";&|<>`\n\r$")), min_size=1, max_size=5)
+        ),
+    }
+    optional = {
+        "summary": text,
+        "preconditions": st.lists(text, max_size=3),
+        "avoid": st.lists(text, max_size=3),
+        "model_name": text,
+        "generation_meta": st.dictionaries(text, json_value, max_size=4),
+        "routing_hint": st.none()
+        | st.fixed_dictionaries({"tier": st.sampled_from(["cheap", "mid", "expensive"])}),
+        "claims": st.lists(st.fixed_dictionaries({"predicate": text}), max_size=2),
+    }
+    for key, strategy in optional.items():
+        if draw(st.booleans()):
+            doc[key] = draw(strategy)
+    return doc
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents())
+def test_validated_document_hashes_like_the_raw_json(raw: dict[str, Any]) -> None:
+    # Round-trip through JSON text first: the server only ever sees parsed JSON.
+    sent = json.loads(json.dumps(raw))
+    validated = GeneDocument.model_validate(sent)
+    assert compute_asset_id(validated.hashed_fields()) == compute_asset_id(sent)
+
+
+def test_documents_validate_against_the_gep_schema_without_extensions() -> None:
+    schema = json.loads(GEP_SCHEMA.read_text())
+    doc = {k: v for k, v in gene_doc().items() if k not in EXTENSIONS}
+    doc["asset_id"] = compute_asset_id(doc)
+    jsonschema.validate(doc, schema)
+    GeneDocument.model_validate(doc)
