@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    Double,
+    ForeignKey,
+    Identity,
+    Index,
+    Integer,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import EMBEDDING_DIM, Base, utcnow_column
+
+
+class ProvenanceKind(StrEnum):
+    verified_trajectory = "verified_trajectory"
+    manual = "manual"
+    reference = "reference"
+
+
+class GeneVersion(Base):
+    """One immutable, content-addressed Gene document and the provenance it was published with.
+
+    `canonical_json` holds the exact bytes that were hashed into `asset_id`, so any version can be
+    re-verified later; `document_json` is the canonical document with its asset_id, served as is;
+    `document` (JSONB) is the same document for queries and filters.
+    """
+
+    __tablename__ = "gene_versions"
+    __table_args__ = (
+        UniqueConstraint("gene_id", "version", name="uq_gene_versions_gene_id_version"),
+        CheckConstraint(
+            "provenance_kind IN ('verified_trajectory', 'manual', 'reference')", name="provenance_kind_valid"
+        ),
+        CheckConstraint("version >= 1", name="version_positive"),
+        Index("ix_gene_versions_gene_id_valid_from", "gene_id", "valid_from"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    gene_id: Mapped[str] = mapped_column(ForeignKey("genes.id", ondelete="CASCADE"), nullable=False)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    asset_id: Mapped[str] = mapped_column(Text, nullable=False, unique=True)
+    parent_asset_id: Mapped[str | None] = mapped_column(Text)
+    canonical_json: Mapped[str] = mapped_column(Text, nullable=False)
+    document_json: Mapped[str] = mapped_column(Text, nullable=False)
+    document: Mapped[dict[str, Any]] = mapped_column(nullable=False)
+
+    producer_model: Mapped[str] = mapped_column(Text, nullable=False)
+    provenance_kind: Mapped[str] = mapped_column(Text, nullable=False)
+    verifier: Mapped[dict[str, Any] | None] = mapped_column()
+    task_id: Mapped[str | None] = mapped_column(Text)
+    task_family: Mapped[str | None] = mapped_column(Text)
+    task_description: Mapped[str | None] = mapped_column(Text)
+    cost_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    cost_attempts: Mapped[int | None] = mapped_column(Integer)
+    cost_seconds: Mapped[float | None] = mapped_column(Double)
+
+    embedding: Mapped[list[float] | None] = mapped_column(Vector(EMBEDDING_DIM))
+    embedding_model: Mapped[str | None] = mapped_column(Text)
+
+    created_at: Mapped[datetime] = utcnow_column()
+    # The version the registry served at time T is the one with valid_from <= T < valid_to.
+    valid_from: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    valid_to: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

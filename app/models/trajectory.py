@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Double,
+    ForeignKey,
+    Integer,
+    Table,
+    Text,
+)
+from sqlalchemy.dialects.postgresql import UUID
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, utcnow_column
+
+
+class TrajectoryState(StrEnum):
+    pending = "pending"
+    merged = "merged"
+    rejected = "rejected"
+
+
+class Trajectory(Base):
+    """The evidence behind Gene versions: one producer run with its steps and verifier result."""
+
+    __tablename__ = "trajectories"
+    __table_args__ = (CheckConstraint("state IN ('pending', 'merged', 'rejected')", name="state_valid"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    content_hash: Mapped[str] = mapped_column(Text, nullable=False, unique=True)
+    task_id: Mapped[str] = mapped_column(Text, nullable=False)
+    task_family: Mapped[str | None] = mapped_column(Text)
+    task_description: Mapped[str] = mapped_column(Text, nullable=False)
+    producer_model: Mapped[str] = mapped_column(Text, nullable=False)
+    producer_agent: Mapped[str | None] = mapped_column(Text)
+    steps: Mapped[list[Any]] = mapped_column(nullable=False)
+    verifier: Mapped[dict[str, Any]] = mapped_column(nullable=False)
+    verifier_passed: Mapped[bool] = mapped_column(Boolean, nullable=False)
+    cost_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    cost_attempts: Mapped[int | None] = mapped_column(Integer)
+    cost_seconds: Mapped[float | None] = mapped_column(Double)
+    guards: Mapped[list[Any] | None] = mapped_column()
+    gene_draft: Mapped[dict[str, Any] | None] = mapped_column()
+    target_gene_id: Mapped[str | None] = mapped_column(Text)
+    redaction_count: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+
+    state: Mapped[str] = mapped_column(Text, nullable=False, server_default=TrajectoryState.pending.value)
+    state_reason: Mapped[str | None] = mapped_column(Text)
+    result_gene_id: Mapped[str | None] = mapped_column(Text)
+    result_asset_id: Mapped[str | None] = mapped_column(Text)
+    received_at: Mapped[datetime] = utcnow_column()
+    processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+# Which trajectories stand behind which Gene version (a version may merge many, a trajectory may
+# back versions of several Genes over time).
+version_trajectories = Table(
+    "version_trajectories",
+    Base.metadata,
+    Column("version_id", ForeignKey("gene_versions.id", ondelete="CASCADE"), primary_key=True),
+    Column("trajectory_id", ForeignKey("trajectories.id", ondelete="CASCADE"), primary_key=True, index=True),
+)
