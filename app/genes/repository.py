@@ -1,0 +1,276 @@
+"""Every SQL statement on genes, gene_versions and their trajectory links."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from sqlalchemy import (
+    Row,
+    Select,
+    Text,
+    and_,
+    bindparam,
+    cast,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    tuple_,
+    update,
+)
+from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.postgresql.psycopg import dialect as psycopg_dialect
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Gene, GeneVersion, Trajectory, version_trajectories
+
+
+class GeneRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def version_by_asset(self, asset_id: str) -> GeneVersion | None:
+        return await self.session.scalar(select(GeneVersion).where(GeneVersion.asset_id == asset_id))
+
+    async def get_gene(self, gene_id: str) -> Gene | None:
+        return await self.session.get(Gene, gene_id)
+
+    async def lock_gene(self, gene_id: str) -> Gene | None:
+        """Row-lock the Gene: every new version of one Gene is written by one transaction at a time."""
+        return await self.session.scalar(
+            select(Gene).where(Gene.id == gene_id).with_for_update().execution_options(populate_existing=True)
+        )
+
+    async def insert_gene_if_absent(self, values: dict[str, Any]) -> bool:
+        """Create the lineage row; False when a concurrent publish created it first."""
+        stmt = pg_insert(Gene).values(**values).on_conflict_do_nothing(index_elements=[Gene.id])
+        result = await self.session.execute(stmt.returning(Gene.id))
+        return result.scalar_one_or_none() is not None
+
+    async def close_current_version(self, gene_id: str) -> None:
+        await self.session.execute(
+            update(GeneVersion)
+            .where(GeneVersion.gene_id == gene_id, GeneVersion.valid_to.is_(None))
+            .values(valid_to=func.now())
+        )
+
+    async def insert_version(self, values: dict[str, Any]) -> GeneVersion:
+        version = GeneVersion(**values, valid_from=func.now())
+        self.session.add(version)
+        await self.session.flush()
+        await self.session.refresh(version, ["valid_from", "created_at"])
+        return version
+
+    async def point_gene_at(self, gene_id: str, values: dict[str, Any]) -> None:
+        await self.session.execute(
+            update(Gene).where(Gene.id == gene_id).values(**values, updated_at=func.now())
+        )
+
+    async def add_trajectory(self, values: dict[str, Any]) -> uuid.UUID:
+        """Insert a trajectory, or return the id of the one with the same content hash."""
+        stmt = (
+            pg_insert(Trajectory)
+            .values(**values)
+            .on_conflict_do_nothing(index_elements=[Trajectory.content_hash])
+            .returning(Trajectory.id)
+        )
+        inserted = (await self.session.execute(stmt)).scalar_one_or_none()
+        if inserted is not None:
+            return inserted
+        existing = await self.session.scalar(
+            select(Trajectory.id).where(Trajectory.content_hash == values["content_hash"])
+        )
+        assert existing is not None
+        return existing
+
+    async def trajectory_exists(self, trajectory_id: uuid.UUID) -> bool:
+        found = await self.session.scalar(select(Trajectory.id).where(Trajectory.id == trajectory_id))
+        return found is not None
+
+    async def link_trajectories(self, version_id: int, trajectory_ids: Sequence[uuid.UUID]) -> None:
+        if trajectory_ids:
+            await self.session.execute(
+                insert(version_trajectories),
+                [{"version_id": version_id, "trajectory_id": tid} for tid in trajectory_ids],
+            )
+
+    async def trajectory_ids_of(self, version_id: int) -> list[uuid.UUID]:
+        rows = await self.session.scalars(
+            select(version_trajectories.c.trajectory_id)
+            .where(version_trajectories.c.version_id == version_id)
+            .order_by(version_trajectories.c.trajectory_id)
+        )
+        return list(rows)
+
+    async def gene_with_version(
+        self, gene_id: str, *, version: int | None = None, as_of: datetime | None = None
+    ) -> Row[Gene, GeneVersion] | None:
+        """The Gene and one of its versions: the current one, a numbered one, or the one valid at `as_of`."""
+        stmt = (
+            select(Gene, GeneVersion)
+            .join(GeneVersion, GeneVersion.gene_id == Gene.id)
+            .where(Gene.id == gene_id)
+        )
+        if version is not None:
+            stmt = stmt.where(GeneVersion.version == version)
+        elif as_of is not None:
+            stmt = stmt.where(
+                GeneVersion.valid_from <= as_of,
+                or_(GeneVersion.valid_to.is_(None), GeneVersion.valid_to > as_of),
+            )
+        else:
+            stmt = stmt.where(GeneVersion.version == Gene.current_version)
+        return (await self.session.execute(stmt)).first()
+
+    async def gene_and_version_by_asset(self, asset_id: str) -> Row[Gene, GeneVersion] | None:
+        stmt = (
+            select(Gene, GeneVersion)
+            .join(GeneVersion, GeneVersion.gene_id == Gene.id)
+            .where(GeneVersion.asset_id == asset_id)
+        )
+        return (await self.session.execute(stmt)).first()
+
+    async def list_genes(
+        self,
+        *,
+        limit: int,
+        descending: bool,
+        after: tuple[datetime, str] | None,
+        category: str | None,
+        producer_model: str | None,
+        status: str | None,
+        task_family: str | None,
+        updated_since: datetime | None,
+    ) -> Sequence[Row[Gene, str | None]]:
+        summary = GeneVersion.document["summary"].astext
+        stmt = select(Gene, summary).join(
+            GeneVersion, and_(GeneVersion.gene_id == Gene.id, GeneVersion.version == Gene.current_version)
+        )
+        for column, value in (
+            (Gene.category, category),
+            (Gene.producer_model, producer_model),
+            (Gene.status, status),
+            (Gene.task_family, task_family),
+        ):
+            if value is not None:
+                stmt = stmt.where(column == value)
+        if updated_since is not None:
+            stmt = stmt.where(Gene.updated_at >= updated_since)
+        key = tuple_(Gene.updated_at, Gene.id)
+        if after is not None:
+            cursor_key = tuple_(literal(after[0]), literal(after[1]))
+            stmt = stmt.where(key < cursor_key if descending else key > cursor_key)
+        columns = (Gene.updated_at, Gene.id)
+        order = [column.desc() if descending else column.asc() for column in columns]
+        return (await self.session.execute(stmt.order_by(*order).limit(limit))).all()
+
+    async def list_versions(self, gene_id: str, *, after: int | None, limit: int) -> Sequence[GeneVersion]:
+        stmt = select(GeneVersion).where(GeneVersion.gene_id == gene_id)
+        if after is not None:
+            stmt = stmt.where(GeneVersion.version > after)
+        return (await self.session.scalars(stmt.order_by(GeneVersion.version).limit(limit))).all()
+
+
+def _version_select() -> Select[Any]:
+    linked = version_trajectories.c.trajectory_id
+    trajectory_ids = (
+        select(func.array_agg(aggregate_order_by(linked, linked)))
+        .where(version_trajectories.c.version_id == GeneVersion.id)
+        .scalar_subquery()
+    )
+    columns = [
+        Gene.id.label("gene_id"),
+        Gene.status,
+        Gene.status_message,
+        Gene.category,
+        Gene.task_family.label("gene_task_family"),
+        Gene.current_version,
+        Gene.created_at.label("gene_created_at"),
+        Gene.updated_at.label("gene_updated_at"),
+        GeneVersion.version,
+        GeneVersion.asset_id,
+        GeneVersion.parent_asset_id,
+        GeneVersion.valid_from,
+        GeneVersion.valid_to,
+        GeneVersion.producer_model,
+        GeneVersion.provenance_kind,
+        GeneVersion.task_id,
+        GeneVersion.task_family,
+        GeneVersion.task_description,
+        GeneVersion.cost_tokens,
+        GeneVersion.cost_attempts,
+        GeneVersion.cost_seconds,
+        # Text, not parsed JSON: the reader splices these into its answer without a parse/dump cycle.
+        cast(GeneVersion.verifier, Text).label("verifier_json"),
+        GeneVersion.document_json,
+        trajectory_ids.label("trajectory_ids"),
+    ]
+    return select(*columns).join(GeneVersion, GeneVersion.gene_id == Gene.id)
+
+
+# Built once: constructing these SELECTs costs more CPU than executing them.
+_BY_ASSET = _version_select().where(GeneVersion.asset_id == bindparam("asset_id"))
+_BY_GENE = _version_select().where(Gene.id == bindparam("gene_id"))
+_CURRENT = _BY_GENE.where(GeneVersion.version == Gene.current_version)
+_NUMBERED = _BY_GENE.where(GeneVersion.version == bindparam("version"))
+_AS_OF = _BY_GENE.where(
+    GeneVersion.valid_from <= bindparam("as_of"),
+    or_(GeneVersion.valid_to.is_(None), GeneVersion.valid_to > bindparam("as_of")),
+)
+_FACTS = select(Gene.id, Gene.status, Gene.status_message, Gene.current_version).where(
+    Gene.id == bindparam("gene_id")
+)
+
+
+def _psycopg_sql(stmt: Select[Any]) -> str:
+    return str(stmt.compile(dialect=psycopg_dialect()))  # type: ignore[no-untyped-call]
+
+
+_SQL = {
+    name: _psycopg_sql(stmt)
+    for name, stmt in {
+        "asset": _BY_ASSET,
+        "current": _CURRENT,
+        "numbered": _NUMBERED,
+        "as_of": _AS_OF,
+        "facts": _FACTS,
+    }.items()
+}
+
+
+class GeneReader:
+    """The hot read path: one statement per fetch, on an autocommit psycopg connection."""
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self.conn = conn
+
+    async def _one(self, name: str, params: dict[str, Any]) -> dict[str, Any] | None:
+        async with self.conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(_SQL[name], params)
+            return await cursor.fetchone()
+
+    async def version_row(
+        self,
+        gene_id: str | None = None,
+        *,
+        version: int | None = None,
+        as_of: datetime | None = None,
+        asset_id: str | None = None,
+    ) -> dict[str, Any] | None:
+        if asset_id is not None:
+            return await self._one("asset", {"asset_id": asset_id})
+        if version is not None:
+            return await self._one("numbered", {"gene_id": gene_id, "version": version})
+        if as_of is not None:
+            return await self._one("as_of", {"gene_id": gene_id, "as_of": as_of})
+        return await self._one("current", {"gene_id": gene_id})
+
+    async def gene_facts(self, gene_id: str) -> dict[str, Any] | None:
+        return await self._one("facts", {"gene_id": gene_id})

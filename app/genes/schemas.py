@@ -1,0 +1,144 @@
+"""Request and response bodies of the genes API."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from app.gep.document import MAX_GUARDS, GeneDocument, ShortText
+from app.schemas import Cost, Name, ProvenanceKindName, Step, StrictModel, TaskRef, Verifier
+
+
+class InlineTrajectory(StrictModel):
+    """The run behind a published version, stored as evidence with the provenance's task and verifier."""
+
+    steps: list[Step] = Field(min_length=1, max_length=500)
+    guards: list[ShortText] | None = Field(default=None, max_length=MAX_GUARDS)
+    producer_agent: Name | None = None
+
+
+class ProvenanceIn(StrictModel):
+    kind: ProvenanceKindName
+    producer_model: Name
+    verifier: Verifier | None = None
+    task: TaskRef | None = None
+    cost: Cost | None = None
+    trajectory: InlineTrajectory | None = None
+    trajectory_id: uuid.UUID | None = Field(default=None, strict=False)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ProvenanceIn:
+        if self.kind == "verified_trajectory":
+            if self.verifier is None or self.task is None:
+                raise ValueError("a verified_trajectory needs its verifier result and its task")
+            if not self.verifier.passed:
+                raise ValueError(
+                    "the verifier did not pass: a Gene's strategy may only come from a passed run "
+                    "(send failed runs to POST /v1/trajectories, where they become failure guards)"
+                )
+        if self.trajectory is not None and self.trajectory_id is not None:
+            raise ValueError("give either an inline trajectory or a trajectory_id, not both")
+        if self.trajectory is not None and (self.verifier is None or self.task is None):
+            raise ValueError("an inline trajectory needs the provenance's verifier and task")
+        return self
+
+
+class PublishRequest(StrictModel):
+    gene: GeneDocument
+    provenance: ProvenanceIn
+
+    @model_validator(mode="after")
+    def _model_names_agree(self) -> PublishRequest:
+        if self.gene.model_name is not None and self.gene.model_name != self.provenance.producer_model:
+            raise ValueError(
+                f"gene.model_name {self.gene.model_name!r} differs from provenance.producer_model "
+                f"{self.provenance.producer_model!r}"
+            )
+        return self
+
+
+class PublishResponse(BaseModel):
+    gene_id: str
+    version: int
+    asset_id: str
+    created: bool = Field(description="false when the identical document was already published")
+
+
+class ProvenanceRead(BaseModel):
+    kind: str
+    producer_model: str
+    verifier: dict[str, Any] | None
+    task: TaskRef | None
+    cost: Cost | None
+    trajectory_ids: list[uuid.UUID]
+
+
+class GeneVersionRead(BaseModel):
+    """A Gene version with the registry's facts about it; `document` is the hashed GEP document."""
+
+    gene_id: str
+    version: int
+    asset_id: str
+    parent_asset_id: str | None
+    current: bool = Field(description="whether this is the Gene's current version")
+    status: str
+    status_message: str | None
+    category: str
+    task_family: str | None
+    valid_from: datetime
+    valid_to: datetime | None
+    gene_created_at: datetime
+    gene_updated_at: datetime
+    provenance: ProvenanceRead
+    document: dict[str, Any]
+
+
+class GeneSummary(BaseModel):
+    gene_id: str
+    status: str
+    category: str
+    task_family: str | None
+    producer_model: str
+    version: int
+    asset_id: str
+    summary: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class GenePage(BaseModel):
+    items: list[GeneSummary]
+    next_cursor: str | None
+
+
+class VersionSummary(BaseModel):
+    version: int
+    asset_id: str
+    parent_asset_id: str | None
+    producer_model: str
+    provenance_kind: str
+    valid_from: datetime
+    valid_to: datetime | None
+
+
+class VersionPage(BaseModel):
+    gene_id: str
+    items: list[VersionSummary]
+    next_cursor: str | None
+
+
+class PromptRead(BaseModel):
+    gene_id: str
+    version: int
+    asset_id: str
+    max_tokens: int
+    tokens: int = Field(description="estimated tokens of `text` (an upper-bound estimate, see README)")
+    truncated: bool
+    omitted: dict[str, int] = Field(description="items left out to stay within the budget, per section")
+    text: str
+
+
+GeneOrder = Literal["asc", "desc"]

@@ -1,0 +1,307 @@
+"""Rules of the genes domain: publishing immutable versions, reading them back. No HTTP, never commits."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import AppError, Conflict, Gone, NotFound, ValidationFailed
+from app.genes.prompt import BudgetTooSmall, RenderedPrompt, render
+from app.genes.repository import GeneReader, GeneRepository
+from app.genes.schemas import (
+    GenePage,
+    GeneSummary,
+    PublishRequest,
+    VersionPage,
+    VersionSummary,
+)
+from app.genes.views import VersionView
+from app.gep.canonical import canonical_json, compute_asset_id
+from app.models import GeneStatus, GeneVersion, TrajectoryState
+from app.schemas import Cost, decode_cursor, encode_cursor
+from app.trajectories.content import trajectory_values
+
+
+class GeneNotFound(NotFound):
+    code = "gene-not-found"
+    title = "Gene not found"
+
+
+class GeneRevoked(Gone):
+    code = "gene-revoked"
+    title = "Gene revoked"
+
+
+class StaleParent(Conflict):
+    code = "stale-parent"
+    title = "Parent is not the Gene's current version"
+
+
+@dataclass
+class Published:
+    version: GeneVersion
+    created: bool
+
+
+class GeneService:
+    async def publish(self, session: AsyncSession, request: PublishRequest) -> Published:
+        raw = request.gene.hashed_fields()
+        asset_id = compute_asset_id(raw)
+        claimed = request.gene.asset_id
+        if claimed is not None and claimed != asset_id:
+            raise ValidationFailed(
+                f"asset_id {claimed} does not match the document; expected {asset_id}",
+                extra={"expected_asset_id": asset_id},
+            )
+        repo = GeneRepository(session)
+        if existing := await repo.version_by_asset(asset_id):
+            return Published(existing, created=False)
+
+        gene_id = request.gene.id
+        parent = request.gene.parent
+        provenance = request.provenance
+        created_lineage = await repo.insert_gene_if_absent(
+            {
+                "id": gene_id,
+                "category": request.gene.category,
+                "task_family": provenance.task.family if provenance.task else None,
+                "current_version": 0,
+                "current_asset_id": asset_id,
+                "producer_model": provenance.producer_model,
+            }
+        )
+        gene = await repo.lock_gene(gene_id)
+        assert gene is not None
+        if not created_lineage:
+            # Another transaction may have published this very document while we waited for the lock.
+            if existing := await repo.version_by_asset(asset_id):
+                return Published(existing, created=False)
+            if gene.status == GeneStatus.revoked:
+                raise GeneRevoked(f"gene {gene_id} is revoked and takes no new versions")
+            if parent != gene.current_asset_id:
+                raise StaleParent(
+                    f"gene {gene_id} is at version {gene.current_version} ({gene.current_asset_id}); "
+                    f"a new version must name it as `parent`" + (f", not {parent}" if parent else ""),
+                    extra={
+                        "current_asset_id": gene.current_asset_id,
+                        "current_version": gene.current_version,
+                    },
+                )
+            await repo.close_current_version(gene_id)
+        elif parent is not None and await repo.version_by_asset(parent) is None:
+            raise ValidationFailed(f"parent {parent} is not a version known to this registry")
+
+        next_version = gene.current_version + 1
+        served = {**raw, "asset_id": asset_id}
+        task = provenance.task
+        cost = provenance.cost or Cost()
+        version = await repo.insert_version(
+            {
+                "gene_id": gene_id,
+                "version": next_version,
+                "asset_id": asset_id,
+                "parent_asset_id": parent,
+                "canonical_json": canonical_json(raw),
+                "document_json": canonical_json(served),
+                "document": served,
+                "producer_model": provenance.producer_model,
+                "provenance_kind": provenance.kind,
+                "verifier": provenance.verifier.model_dump(exclude_none=True)
+                if provenance.verifier
+                else None,
+                "task_id": task.id if task else None,
+                "task_family": task.family if task else None,
+                "task_description": task.description if task else None,
+                "cost_tokens": cost.tokens,
+                "cost_attempts": cost.attempts,
+                "cost_seconds": cost.seconds,
+            }
+        )
+        await repo.point_gene_at(
+            gene_id,
+            {
+                "current_version": next_version,
+                "current_asset_id": asset_id,
+                "category": request.gene.category,
+                "task_family": (task.family if task and task.family else gene.task_family),
+                "producer_model": provenance.producer_model,
+            },
+        )
+        await repo.link_trajectories(version.id, await self._evidence(repo, request, gene_id, asset_id))
+        return Published(version, created=True)
+
+    async def _evidence(
+        self, repo: GeneRepository, request: PublishRequest, gene_id: str, asset_id: str
+    ) -> list[uuid.UUID]:
+        provenance = request.provenance
+        if provenance.trajectory_id is not None:
+            if not await repo.trajectory_exists(provenance.trajectory_id):
+                raise ValidationFailed(f"trajectory {provenance.trajectory_id} is not known to this registry")
+            return [provenance.trajectory_id]
+        inline = provenance.trajectory
+        if inline is None:
+            return []
+        assert provenance.task is not None and provenance.verifier is not None
+        values = trajectory_values(
+            task=provenance.task,
+            producer_model=provenance.producer_model,
+            producer_agent=inline.producer_agent,
+            steps=inline.steps,
+            verifier=provenance.verifier,
+            cost=provenance.cost,
+            guards=inline.guards,
+        )
+        # Published together with its Gene version, so there is nothing left for the worker to do.
+        values.update(
+            state=TrajectoryState.merged.value,
+            state_reason="published inline with its Gene version",
+            result_gene_id=gene_id,
+            result_asset_id=asset_id,
+        )
+        return [await repo.add_trajectory(values)]
+
+    async def read_version(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        gene_id: str | None = None,
+        *,
+        version: int | None = None,
+        as_of: datetime | None = None,
+        asset_id: str | None = None,
+    ) -> VersionView:
+        """One version: the current one, a numbered one, the one valid at `as_of`, or by asset_id."""
+        reader = GeneReader(conn)
+        row = await reader.version_row(gene_id, version=version, as_of=as_of, asset_id=asset_id)
+        if row is None:
+            raise await self._why_missing(reader, gene_id, version=version, as_of=as_of, asset_id=asset_id)
+        if row["status"] == GeneStatus.revoked:
+            raise self._revoked(row["gene_id"], row["status_message"])
+        return VersionView(row)
+
+    async def _why_missing(
+        self,
+        reader: GeneReader,
+        gene_id: str | None,
+        *,
+        version: int | None,
+        as_of: datetime | None,
+        asset_id: str | None,
+    ) -> AppError:
+        if asset_id is not None or gene_id is None:
+            return NotFound(f"no asset {asset_id} in this registry")
+        facts = await reader.gene_facts(gene_id)
+        if facts is None:
+            return GeneNotFound(f"no gene with id {gene_id!r}")
+        if facts["status"] == GeneStatus.revoked:
+            return self._revoked(gene_id, facts["status_message"])
+        if version is not None:
+            return NotFound(
+                f"gene {gene_id} has no version {version} (current is {facts['current_version']})"
+            )
+        moment = as_of.isoformat() if as_of else "that time"
+        return NotFound(f"gene {gene_id} did not exist at {moment}")
+
+    @staticmethod
+    def _revoked(gene_id: str, message: str | None) -> GeneRevoked:
+        return GeneRevoked(
+            f"gene {gene_id} was revoked" + (f": {message}" if message else ""), extra={"gene_id": gene_id}
+        )
+
+    async def list_genes(
+        self,
+        session: AsyncSession,
+        *,
+        limit: int,
+        cursor: str | None,
+        descending: bool,
+        category: str | None = None,
+        producer_model: str | None = None,
+        status: str | None = None,
+        task_family: str | None = None,
+        updated_since: datetime | None = None,
+    ) -> GenePage:
+        after = None
+        if cursor:
+            data = decode_cursor(cursor)
+            try:
+                after = (datetime.fromisoformat(data["u"]), str(data["i"]))
+                descending = bool(data["d"])
+            except (KeyError, TypeError, ValueError):
+                raise ValidationFailed("cursor is not one this service issued") from None
+        rows = await GeneRepository(session).list_genes(
+            limit=limit + 1,
+            descending=descending,
+            after=after,
+            category=category,
+            producer_model=producer_model,
+            status=status,
+            task_family=task_family,
+            updated_since=updated_since,
+        )
+        items = [
+            GeneSummary(
+                gene_id=gene.id,
+                status=gene.status,
+                category=gene.category,
+                task_family=gene.task_family,
+                producer_model=gene.producer_model,
+                version=gene.current_version,
+                asset_id=gene.current_asset_id,
+                summary=summary,
+                created_at=gene.created_at,
+                updated_at=gene.updated_at,
+            )
+            for gene, summary in rows[:limit]
+        ]
+        next_cursor = None
+        if len(rows) > limit:
+            last = items[-1]
+            next_cursor = encode_cursor(
+                {"u": last.updated_at.isoformat(), "i": last.gene_id, "d": descending}
+            )
+        return GenePage(items=items, next_cursor=next_cursor)
+
+    async def list_versions(
+        self, session: AsyncSession, gene_id: str, *, limit: int, cursor: str | None
+    ) -> VersionPage:
+        repo = GeneRepository(session)
+        gene = await repo.get_gene(gene_id)
+        if gene is None:
+            raise GeneNotFound(f"no gene with id {gene_id!r}")
+        if gene.status == GeneStatus.revoked:
+            raise self._revoked(gene.id, gene.status_message)
+        after = None
+        if cursor:
+            value = decode_cursor(cursor).get("v")
+            if not isinstance(value, int):
+                raise ValidationFailed("cursor is not one this service issued")
+            after = value
+        versions = await repo.list_versions(gene_id, after=after, limit=limit + 1)
+        items = [
+            VersionSummary(
+                version=v.version,
+                asset_id=v.asset_id,
+                parent_asset_id=v.parent_asset_id,
+                producer_model=v.producer_model,
+                provenance_kind=v.provenance_kind,
+                valid_from=v.valid_from,
+                valid_to=v.valid_to,
+            )
+            for v in versions[:limit]
+        ]
+        next_cursor = encode_cursor({"v": items[-1].version}) if len(versions) > limit else None
+        return VersionPage(gene_id=gene_id, items=items, next_cursor=next_cursor)
+
+    def render_prompt(self, view: VersionView, max_tokens: int) -> RenderedPrompt:
+        try:
+            return render(view.document(), version=view.version, max_tokens=max_tokens)
+        except BudgetTooSmall as exc:
+            raise ValidationFailed(str(exc), extra={"min_max_tokens": exc.needed}) from None
+
+
+gene_service = GeneService()

@@ -1,0 +1,83 @@
+"""JSON for a Gene version, assembled from one database row without an ORM or validation pass.
+
+Fetch-by-id is the registry's hottest path. The row carries the document and verifier as JSON text,
+which is spliced in as is; the rest is a small dict for json.dumps. The shape is GeneVersionRead's,
+and tests compare the two.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+def _timestamp(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
+
+
+@dataclass(frozen=True)
+class VersionView:
+    row: Mapping[str, Any]
+
+    @property
+    def gene_id(self) -> str:
+        return str(self.row["gene_id"])
+
+    @property
+    def asset_id(self) -> str:
+        return str(self.row["asset_id"])
+
+    @property
+    def version(self) -> int:
+        return int(self.row["version"])
+
+    def document(self) -> dict[str, Any]:
+        document: dict[str, Any] = json.loads(self.row["document_json"])
+        return document
+
+    def to_json(self) -> bytes:
+        row = self.row
+        task = None
+        if row["task_id"] is not None:
+            task = {
+                "id": row["task_id"],
+                "family": row["task_family"],
+                "description": row["task_description"],
+            }
+        cost = None
+        if any(row[key] is not None for key in ("cost_tokens", "cost_attempts", "cost_seconds")):
+            cost = {
+                "tokens": row["cost_tokens"],
+                "attempts": row["cost_attempts"],
+                "seconds": row["cost_seconds"],
+            }
+        envelope = {
+            "gene_id": row["gene_id"],
+            "version": row["version"],
+            "asset_id": row["asset_id"],
+            "parent_asset_id": row["parent_asset_id"],
+            "current": row["version"] == row["current_version"],
+            "status": row["status"],
+            "status_message": row["status_message"],
+            "category": row["category"],
+            "task_family": row["gene_task_family"],
+            "valid_from": _timestamp(row["valid_from"]),
+            "valid_to": _timestamp(row["valid_to"]),
+            "gene_created_at": _timestamp(row["gene_created_at"]),
+            "gene_updated_at": _timestamp(row["gene_updated_at"]),
+        }
+        provenance = {
+            "kind": row["provenance_kind"],
+            "producer_model": row["producer_model"],
+            "task": task,
+            "cost": cost,
+            "trajectory_ids": [str(tid) for tid in row["trajectory_ids"] or ()],
+        }
+        head = json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))[:-1]
+        prov = json.dumps(provenance, ensure_ascii=False, separators=(",", ":"))[:-1]
+        verifier = row["verifier_json"] or "null"
+        text = f'{head},"provenance":{prov},"verifier":{verifier}}},"document":{row["document_json"]}}}'
+        return text.encode()

@@ -1,0 +1,79 @@
+"""The ASGI application: `create_app()` wires routers, error handlers and the lifespan resources."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app import embedded_pg, migrate
+from app.config import Settings
+from app.db import create_engine, create_read_pool, create_sessionmaker
+from app.errors import install_error_handlers
+from app.genes.router import router as genes_router
+from app.health.router import router as health_router
+from app.jsonbody import BodyLimitMiddleware
+from app.state import Runtime
+
+log = logging.getLogger(__name__)
+
+
+def resolve_database(settings: Settings) -> tuple[str, embedded_pg.EmbeddedPostgres | None]:
+    """The configured server, or the embedded one started under the data directory."""
+    if settings.database_url is not None:
+        return settings.database_url.get_secret_value(), None
+    embedded = embedded_pg.start(settings.pgdata_dir)
+    return embedded.url(), embedded
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    database_url, embedded = await asyncio.to_thread(resolve_database, settings)
+    if settings.migrate_on_start:
+        await asyncio.to_thread(migrate.upgrade, database_url)
+    engine = create_engine(database_url, settings)
+    read_pool = create_read_pool(database_url, settings)
+    await read_pool.open()
+    app.state.runtime = Runtime(
+        settings=settings,
+        database_url=database_url,
+        engine=engine,
+        sessionmaker=create_sessionmaker(engine),
+        read_pool=read_pool,
+        embedded=embedded,
+        expected_migration=migrate.head_revision(),
+    )
+    where = f"embedded PostgreSQL in {embedded.pgdata}" if embedded else "the configured PostgreSQL server"
+    log.info(
+        "Genebank ready on http://%s:%s (API docs at /docs), database: %s",
+        settings.host,
+        settings.port,
+        where,
+    )
+    try:
+        yield
+    finally:
+        await read_pool.close()
+        await engine.dispose()
+        if embedded is not None:
+            await asyncio.to_thread(embedded.stop)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    app = FastAPI(
+        title="Genebank",
+        version="0.1.0",
+        summary="A shared registry of verified agent experience (GEP-compatible Genes)",
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.include_router(health_router)
+    app.include_router(genes_router)
+    return app

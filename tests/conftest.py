@@ -1,0 +1,155 @@
+"""Test fixtures: a real PostgreSQL + pgvector, migrated once, each test inside a rolled-back transaction.
+
+The server is the embedded one (started here under a temporary directory) unless
+GENEBANK_TEST_DATABASE_URL names a server; either way a fresh database is created for the session
+and dropped at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from fastapi import FastAPI
+from psycopg import sql
+from sqlalchemy import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from app import embedded_pg, migrate
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker, get_session
+from app.main import create_app
+from app.state import Runtime
+
+
+@dataclass
+class DatabaseInfo:
+    url: str
+    admin_conninfo: str
+    name: str
+
+
+def _conninfo(url: str) -> str:
+    """A libpq conninfo for psycopg from a SQLAlchemy-style URL."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def database() -> Iterator[DatabaseInfo]:
+    name = f"genebank_test_{uuid.uuid4().hex[:8]}"
+    server_url = os.environ.get("GENEBANK_TEST_DATABASE_URL")
+    embedded = None
+    tmp = None
+    if server_url:
+        admin = _conninfo(server_url)
+        url = make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="genebank-test-"))
+        embedded = embedded_pg.start(tmp / "pgdata", database="postgres")
+        admin = embedded.admin_conninfo()
+        url = embedded.url(name)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    migrate.upgrade(url)
+    try:
+        yield DatabaseInfo(url=url, admin_conninfo=admin, name=name)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        if embedded is not None:
+            embedded.stop()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def settings(database: DatabaseInfo) -> Settings:
+    return Settings(database_url=database.url, migrate_on_start=False, data_dir=Path(tempfile.gettempdir()))
+
+
+@pytest.fixture(scope="session")
+async def engine(database: DatabaseInfo, settings: Settings) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(database.url, settings)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+async def session(engine: AsyncEngine) -> AsyncIterator[AsyncSession]:
+    """A session inside an outer transaction that is rolled back after the test; commits become savepoints."""
+    async with engine.connect() as conn:
+        outer = await conn.begin()
+        session = AsyncSession(bind=conn, join_transaction_mode="create_savepoint", expire_on_commit=False)
+        try:
+            yield session
+        finally:
+            await session.close()
+            await outer.rollback()
+
+
+class SessionBoundPool:
+    """Stands in for the read pool: hands out the test's own connection, so reads see its rows."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        raw = await (await self.session.connection()).get_raw_connection()
+        yield raw.driver_connection
+
+
+@pytest.fixture
+def app(settings: Settings, engine: AsyncEngine, session: AsyncSession, database: DatabaseInfo) -> FastAPI:
+    app = create_app(settings)
+    app.state.runtime = Runtime(
+        settings=settings,
+        database_url=database.url,
+        engine=engine,
+        sessionmaker=create_sessionmaker(engine),
+        read_pool=SessionBoundPool(session),  # type: ignore[arg-type]
+        embedded=None,
+        expected_migration=migrate.head_revision(),
+    )
+
+    async def test_session() -> AsyncIterator[AsyncSession]:
+        try:
+            yield session
+        except BaseException:
+            await session.rollback()
+            raise
+        else:
+            await session.commit()
+
+    app.dependency_overrides[get_session] = test_session
+    return app
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://genebank.test") as client:
+        yield client
+
+
+@pytest.fixture
+def scratch_url(database: DatabaseInfo) -> Iterator[str]:
+    """An empty database of its own, for tests that must commit (CLI loaders, migrations)."""
+    name = f"genebank_migrations_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(database.admin_conninfo, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield make_url(database.url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(database.admin_conninfo, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
