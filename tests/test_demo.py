@@ -1,0 +1,53 @@
+"""`genebank demo` loads a realistic sample once, and loading it again changes nothing."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import psycopg
+from sqlalchemy import make_url
+
+from app import migrate
+from app.cli import load_demo
+from app.config import Settings
+from app.gep.signals import matching_patterns
+
+
+def test_demo_sample_covers_the_four_families() -> None:
+    genes = json.loads(resources.files("app.demo").joinpath("genes.json").read_text())
+    families = [payload["provenance"]["task"]["family"] for payload in genes]
+    assert sorted(set(families)) == [
+        "agent_environment",
+        "code_generation",
+        "math_reasoning",
+        "rule_following",
+    ]
+    assert len(genes) >= 12
+    for payload in genes:
+        provenance = payload["provenance"]
+        if provenance["kind"] == "verified_trajectory":
+            # A sample Gene should fire on the errors its own trajectory met.
+            seen = [provenance["task"]["description"]]
+            seen += [step.get("error") or "" for step in provenance["trajectory"]["steps"]]
+            assert matching_patterns(payload["gene"]["signals_match"], seen), provenance["task"]["id"]
+
+
+async def test_demo_loads_once(scratch_url: str) -> None:
+    migrate.upgrade(scratch_url)
+    settings = Settings(database_url=scratch_url)
+    first = await load_demo(scratch_url, settings)
+    assert all(created for _, _, created in first)
+    assert [version for *_, version, _ in first].count(2) == 1
+    second = await load_demo(scratch_url, settings)
+    assert [(gene_id, version) for gene_id, version, _ in second] == [(g, v) for g, v, _ in first]
+    assert not any(created for _, _, created in second)
+
+    conninfo = make_url(scratch_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo) as conn:
+        genes, versions, trajectories = conn.execute(
+            "SELECT (SELECT count(*) FROM genes), (SELECT count(*) FROM gene_versions),"
+            " (SELECT count(*) FROM trajectories)"
+        ).fetchone() or (0, 0, 0)
+    assert (genes, versions) == (len(first) - 1, len(first))
+    assert trajectories >= 9
