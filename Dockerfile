@@ -1,0 +1,24 @@
+# Genebank API / worker image. The database is external (see docker-compose.yml).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    HF_HUB_OFFLINE=1 \
+    TRANSFORMERS_OFFLINE=1 \
+    GENEBANK_HOST=0.0.0.0 \
+    GENEBANK_PORT=8000
+
+WORKDIR /srv/genebank
+# CPU-only torch first: the default wheel on PyPI pulls several GB of CUDA libraries.
+RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
+
+COPY pyproject.toml README.md alembic.ini ./
+COPY app ./app
+COPY migrations ./migrations
+RUN pip install -e . && useradd --system --home /srv/genebank genebank
+USER genebank
+
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=3s CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"]
+CMD ["genebank", "serve"]
