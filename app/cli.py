@@ -14,6 +14,7 @@ import uvicorn
 from app import migrate as migrations
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.embeddings import EmbeddingService, load_embedder
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
 from app.main import create_app, resolve_database
@@ -69,7 +70,9 @@ def _demo_payloads() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return genes, evolved
 
 
-async def load_demo(database_url: str, settings: Settings) -> list[tuple[str, int, bool]]:
+async def load_demo(
+    database_url: str, settings: Settings, embeddings: EmbeddingService
+) -> list[tuple[str, int, bool]]:
     """Publish the sample Genes (and one evolved version); republishing them changes nothing."""
     engine = create_engine(database_url, settings)
     sessionmaker = create_sessionmaker(engine)
@@ -79,14 +82,16 @@ async def load_demo(database_url: str, settings: Settings) -> list[tuple[str, in
         parents: dict[str, str] = {}
         for payload in genes:
             async with sessionmaker.begin() as session:
-                published = await gene_service.publish(session, PublishRequest.model_validate(payload))
+                published = await gene_service.publish(
+                    session, PublishRequest.model_validate(payload), embeddings
+                )
             parents[published.version.gene_id] = published.version.asset_id
             results.append((published.version.gene_id, published.version.version, published.created))
         gene_doc = dict(evolved["gene"])
         gene_doc["parent"] = parents.get(gene_doc["id"])
         async with sessionmaker.begin() as session:
             request = PublishRequest.model_validate({**evolved, "gene": gene_doc})
-            published = await gene_service.publish(session, request)
+            published = await gene_service.publish(session, request, embeddings)
         results.append((published.version.gene_id, published.version.version, published.created))
     finally:
         await engine.dispose()
@@ -101,7 +106,8 @@ def demo() -> None:
     database_url, embedded = resolve_database(settings)
     try:
         migrations.upgrade(database_url)
-        results = asyncio.run(load_demo(database_url, settings))
+        embeddings = EmbeddingService(load_embedder(settings))
+        results = asyncio.run(load_demo(database_url, settings, embeddings))
     finally:
         if embedded is not None:
             embedded.stop()

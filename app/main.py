@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from app import embedded_pg, migrate
 from app.config import Settings
 from app.db import create_engine, create_read_pool, create_sessionmaker
+from app.embeddings import EmbeddingService, load_embedder
 from app.errors import install_error_handlers
 from app.genes.router import router as genes_router
 from app.health.router import router as health_router
@@ -35,6 +36,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     database_url, embedded = await asyncio.to_thread(resolve_database, settings)
     if settings.migrate_on_start:
         await asyncio.to_thread(migrate.upgrade, database_url)
+    embedder = await asyncio.to_thread(load_embedder, settings)
+    embeddings = EmbeddingService(embedder, settings.embedding_cache_size)
     engine = create_engine(database_url, settings)
     read_pool = create_read_pool(database_url, settings)
     await read_pool.open()
@@ -44,6 +47,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine=engine,
         sessionmaker=create_sessionmaker(engine),
         read_pool=read_pool,
+        embeddings=embeddings,
         embedded=embedded,
         expected_migration=migrate.head_revision(),
     )
@@ -58,6 +62,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         await read_pool.close()
+        embeddings.close()
         await engine.dispose()
         if embedded is not None:
             await asyncio.to_thread(embedded.stop)

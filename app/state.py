@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.embedded_pg import EmbeddedPostgres
+from app.embeddings import EmbeddingService
 
 
 @dataclass
@@ -19,6 +20,7 @@ class Runtime:
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     read_pool: AsyncConnectionPool
+    embeddings: EmbeddingService
     embedded: EmbeddedPostgres | None
     expected_migration: str | None
 

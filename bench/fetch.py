@@ -31,6 +31,7 @@ from harness import (
 
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.embeddings import EmbeddingService, load_embedder
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
 
@@ -38,7 +39,9 @@ from app.genes.service import gene_service
 async def publish_corpus(url: str, count: int) -> list[str]:
     """Publish `count` Genes derived from the demo sample (distinct ids and summaries)."""
     samples = json.loads(resources.files("app.demo").joinpath("genes.json").read_text())
-    engine = create_engine(url, Settings(database_url=url))
+    settings = Settings(database_url=url)
+    embeddings = EmbeddingService(load_embedder(settings))
+    engine = create_engine(url, settings)
     sessionmaker = create_sessionmaker(engine)
     ids = []
     try:
@@ -47,10 +50,11 @@ async def publish_corpus(url: str, count: int) -> list[str]:
             payload["gene"]["id"] = f"{payload['gene']['id']}_{index:05d}"
             payload["gene"]["summary"] = f"{payload['gene']['summary']} (variant {index})"
             async with sessionmaker.begin() as session:
-                await gene_service.publish(session, PublishRequest.model_validate(payload))
+                await gene_service.publish(session, PublishRequest.model_validate(payload), embeddings)
             ids.append(payload["gene"]["id"])
     finally:
         await engine.dispose()
+        embeddings.close()
     return ids
 
 

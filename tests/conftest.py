@@ -28,6 +28,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from app import embedded_pg, migrate
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, get_session
+from app.embeddings import EmbeddingService
+from app.embeddings.torch_backend import SentenceTransformerEmbedder
 from app.main import create_app
 from app.state import Runtime
 
@@ -78,6 +80,14 @@ def settings(database: DatabaseInfo) -> Settings:
 
 
 @pytest.fixture(scope="session")
+def embeddings() -> Iterator[EmbeddingService]:
+    """The real model (all-MiniLM-L6-v2, offline), loaded once for the whole session."""
+    service = EmbeddingService(SentenceTransformerEmbedder())
+    yield service
+    service.close()
+
+
+@pytest.fixture(scope="session")
 async def engine(database: DatabaseInfo, settings: Settings) -> AsyncIterator[AsyncEngine]:
     engine = create_engine(database.url, settings)
     yield engine
@@ -110,7 +120,13 @@ class SessionBoundPool:
 
 
 @pytest.fixture
-def app(settings: Settings, engine: AsyncEngine, session: AsyncSession, database: DatabaseInfo) -> FastAPI:
+def app(
+    settings: Settings,
+    engine: AsyncEngine,
+    session: AsyncSession,
+    database: DatabaseInfo,
+    embeddings: EmbeddingService,
+) -> FastAPI:
     app = create_app(settings)
     app.state.runtime = Runtime(
         settings=settings,
@@ -118,6 +134,7 @@ def app(settings: Settings, engine: AsyncEngine, session: AsyncSession, database
         engine=engine,
         sessionmaker=create_sessionmaker(engine),
         read_pool=SessionBoundPool(session),  # type: ignore[arg-type]
+        embeddings=embeddings,
         embedded=None,
         expected_migration=migrate.head_revision(),
     )

@@ -11,6 +11,7 @@ from sqlalchemy import make_url
 from app import migrate
 from app.cli import load_demo
 from app.config import Settings
+from app.embeddings import EmbeddingService
 from app.gep.signals import matching_patterns
 
 
@@ -33,13 +34,13 @@ def test_demo_sample_covers_the_four_families() -> None:
             assert matching_patterns(payload["gene"]["signals_match"], seen), provenance["task"]["id"]
 
 
-async def test_demo_loads_once(scratch_url: str) -> None:
+async def test_demo_loads_once(scratch_url: str, embeddings: EmbeddingService) -> None:
     migrate.upgrade(scratch_url)
     settings = Settings(database_url=scratch_url)
-    first = await load_demo(scratch_url, settings)
+    first = await load_demo(scratch_url, settings, embeddings)
     assert all(created for _, _, created in first)
     assert [version for *_, version, _ in first].count(2) == 1
-    second = await load_demo(scratch_url, settings)
+    second = await load_demo(scratch_url, settings, embeddings)
     assert [(gene_id, version) for gene_id, version, _ in second] == [(g, v) for g, v, _ in first]
     assert not any(created for _, _, created in second)
 

@@ -65,7 +65,7 @@ class GeneRepository:
         version = GeneVersion(**values, valid_from=func.now())
         self.session.add(version)
         await self.session.flush()
-        await self.session.refresh(version, ["valid_from", "created_at"])
+        await self.session.refresh(version, ["valid_from", "created_at", "search_tsv", "signals_tsv"])
         return version
 
     async def point_gene_at(self, gene_id: str, values: dict[str, Any]) -> None:

@@ -25,7 +25,7 @@ from app.genes.views import VersionView
 from app.gep.document import ASSET_ID_REGEX, GENE_ID_PATTERN
 from app.jsonbody import JSONRoute
 from app.schemas import TaskFamily
-from app.state import settings_of
+from app.state import runtime, settings_of
 
 router = APIRouter(prefix="/v1", tags=["genes"], route_class=JSONRoute)
 
@@ -102,7 +102,7 @@ def _as_of(request: Request) -> datetime | None:
     responses={200: {"model": PublishResponse, "description": "identical document already published"}},
 )
 async def publish_gene(body: PublishRequest, session: SessionDep, request: Request) -> JSONResponse:
-    published = await gene_service.publish(session, body)
+    published = await gene_service.publish(session, body, runtime(request).embeddings)
     version = published.version
     answer = PublishResponse(
         gene_id=version.gene_id, version=version.version, asset_id=version.asset_id, created=published.created

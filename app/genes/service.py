@@ -10,6 +10,7 @@ from typing import Any
 import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.embeddings import EmbeddingService
 from app.errors import AppError, Conflict, Gone, NotFound, ValidationFailed
 from app.genes.prompt import BudgetTooSmall, RenderedPrompt, render
 from app.genes.repository import GeneReader, GeneRepository
@@ -24,6 +25,7 @@ from app.genes.views import VersionView
 from app.gep.canonical import canonical_json, compute_asset_id
 from app.models import GeneStatus, GeneVersion, TrajectoryState
 from app.schemas import Cost, decode_cursor, encode_cursor
+from app.search.indexing import embedding_text, search_vector, signals_vector
 from app.trajectories.content import trajectory_values
 
 
@@ -49,7 +51,10 @@ class Published:
 
 
 class GeneService:
-    async def publish(self, session: AsyncSession, request: PublishRequest) -> Published:
+    async def publish(
+        self, session: AsyncSession, request: PublishRequest, embeddings: EmbeddingService
+    ) -> Published:
+        """Write a new immutable version (or find the identical one); index it for search."""
         raw = request.gene.hashed_fields()
         asset_id = compute_asset_id(raw)
         claimed = request.gene.asset_id
@@ -98,6 +103,7 @@ class GeneService:
 
         next_version = gene.current_version + 1
         served = {**raw, "asset_id": asset_id}
+        [embedding] = await embeddings.embed_texts([embedding_text(raw)])
         task = provenance.task
         cost = provenance.cost or Cost()
         version = await repo.insert_version(
@@ -120,6 +126,10 @@ class GeneService:
                 "cost_tokens": cost.tokens,
                 "cost_attempts": cost.attempts,
                 "cost_seconds": cost.seconds,
+                "embedding": embedding.tolist(),
+                "embedding_model": embeddings.name,
+                "search_tsv": search_vector(raw),
+                "signals_tsv": signals_vector(raw),
             }
         )
         await repo.point_gene_at(

@@ -16,7 +16,9 @@ from sqlalchemy import (
     Integer,
     Text,
     UniqueConstraint,
+    text,
 )
+from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import EMBEDDING_DIM, Base, utcnow_column
@@ -44,6 +46,26 @@ class GeneVersion(Base):
         ),
         CheckConstraint("version >= 1", name="version_positive"),
         Index("ix_gene_versions_gene_id_valid_from", "gene_id", "valid_from"),
+        Index(
+            "ix_gene_versions_embedding_hnsw",
+            "embedding",
+            postgresql_using="hnsw",
+            postgresql_with={"m": 16, "ef_construction": 64},
+            postgresql_ops={"embedding": "vector_cosine_ops"},
+            postgresql_where=text("valid_to IS NULL"),
+        ),
+        Index(
+            "ix_gene_versions_search_tsv",
+            "search_tsv",
+            postgresql_using="gin",
+            postgresql_where=text("valid_to IS NULL"),
+        ),
+        Index(
+            "ix_gene_versions_signals_tsv",
+            "signals_tsv",
+            postgresql_using="gin",
+            postgresql_where=text("valid_to IS NULL"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
@@ -67,6 +89,10 @@ class GeneVersion(Base):
 
     embedding: Mapped[list[float] | None] = mapped_column(Vector(EMBEDDING_DIM))
     embedding_model: Mapped[str | None] = mapped_column(Text)
+    # Weighted full-text vector (summary and signals A, strategy B, preconditions C, guards D) and a
+    # separate unstemmed vector of signal words; see app/search/indexing.py.
+    search_tsv: Mapped[str | None] = mapped_column(TSVECTOR)
+    signals_tsv: Mapped[str | None] = mapped_column(TSVECTOR)
 
     created_at: Mapped[datetime] = utcnow_column()
     # The version the registry served at time T is the one with valid_from <= T < valid_to.
