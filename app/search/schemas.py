@@ -1,0 +1,114 @@
+"""Request and response bodies of search and match."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints, model_validator
+
+from app.gep.document import NotBlank, Signal
+from app.schemas import Name, ProvenanceKindName, StrictModel, TaskFamily
+
+Band = Literal["found", "low_confidence", "no_match"]
+QueryText = Annotated[str, StringConstraints(max_length=4000), NotBlank]
+GeneStatusName = Literal["candidate", "promoted", "deprecated"]
+
+
+class SearchFilters(StrictModel):
+    category: Literal["repair", "optimize", "innovate", "explore"] | None = None
+    task_family: TaskFamily | None = None
+    producer_model: Name | None = None
+    status: list[GeneStatusName] | None = Field(
+        default=None,
+        min_length=1,
+        description="statuses to include (default: candidate and promoted; revoked Genes are never served)",
+    )
+    provenance_kind: ProvenanceKindName | None = None
+    min_quality: float | None = Field(default=None, ge=0, le=1, allow_inf_nan=False)
+
+
+class SearchRequest(SearchFilters):
+    query: QueryText | None = Field(default=None, description="what the consumer is trying to do")
+    signals: list[Signal] = Field(
+        default_factory=list, max_length=32, description="error strings, tool names"
+    )
+    consumer_model: Name | None = Field(
+        default=None, description="ranks by quality for this model when known"
+    )
+    k: int = Field(default=10, ge=1, le=50)
+    cursor: Annotated[str, StringConstraints(max_length=512)] | None = None
+    explain: bool = False
+
+    @model_validator(mode="after")
+    def _something_to_search(self) -> SearchRequest:
+        if self.query is None and not self.signals:
+            raise ValueError("give a query, signals, or both")
+        return self
+
+
+class StageRank(BaseModel):
+    rank: int
+    contribution: float
+
+
+class Explanation(BaseModel):
+    """How a score was made: the parts add up to `score`; the stage contributions to `relevance`."""
+
+    stages: dict[str, StageRank] = Field(description="rank in each retrieval stage and its RRF share")
+    relevance: float = Field(description="fused reciprocal-rank relevance, 0..1")
+    quality: float = Field(description="quality estimate used (0.5 is neutral: no outcomes yet)")
+    freshness: float = Field(description="exp(-age / half-life) of the current version")
+    parts: dict[str, float] = Field(
+        description="relevance, quality, provenance and freshness parts of the score"
+    )
+
+
+class SearchResult(BaseModel):
+    gene_id: str
+    asset_id: str
+    version: int
+    score: float
+    similarity: float = Field(description="cosine similarity of query and Gene embeddings")
+    confidence: Literal["found", "low_confidence"]
+    summary: str | None
+    category: str
+    task_family: str | None
+    producer_model: str
+    provenance_kind: str
+    status: str
+    signal_hits: list[str] = Field(description="the Gene's signals_match patterns that hit a given signal")
+    explain: Explanation | None = None
+
+
+class SearchResponse(BaseModel):
+    band: Band
+    results: list[SearchResult]
+    next_cursor: str | None
+    embedding_model: str
+
+
+class MatchRequest(SearchFilters):
+    task: QueryText = Field(description="the task the consumer is about to attempt")
+    signals: list[Signal] = Field(default_factory=list, max_length=32)
+    consumer_model: Name | None = None
+    max_tokens: int = Field(default=600, ge=16, le=100_000, description="budget for all rendered Genes")
+    k: int = Field(default=1, ge=1, le=5, description="at most this many Genes")
+
+
+class MatchedGene(BaseModel):
+    gene_id: str
+    asset_id: str = Field(description="report outcomes against this asset_id")
+    version: int
+    score: float
+    similarity: float
+    confidence: Literal["found", "low_confidence"]
+    tokens: int
+    truncated: bool
+    text: str
+
+
+class MatchResponse(BaseModel):
+    band: Band
+    genes: list[MatchedGene]
+    tokens: int = Field(description="estimated tokens of all rendered Genes together")
+    max_tokens: int

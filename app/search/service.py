@@ -1,0 +1,309 @@
+"""Hybrid search: three retrieval stages fused by reciprocal rank, then re-ranked by priors.
+
+score = 0.90·relevance + 0.05·quality + 0.03·provenance + 0.02·freshness, where
+- relevance is the weighted reciprocal-rank fusion, Σ w_stage / (10 + rank), of the vector
+  (w 1.0), keyword (w 0.3) and signal (w 0.5) stages, divided by its maximum for the stages in
+  play, so it lies in 0..1;
+- quality is the Gene's estimated success (0.5, neutral, until outcomes are reported);
+- provenance is 1 for verified trajectories, 0.5 for manual Genes, 0 for reference solutions;
+- freshness is exp(-ln 2 · age / half-life) of the current version.
+Relevance dominates by design: priors order Genes that are about equally relevant. The constants
+were chosen on bench/data (bench/search_quality.py): the vector stage is the strongest single
+signal there, and equal-weight RRF (k = 60) let the keyword stage pull hybrid below vector-only.
+
+A Gene is `found` when its cosine similarity to the query reaches `search_found_similarity`, or
+when one of its signal patterns hits and the similarity reaches `search_low_similarity`; it is
+`low_confidence` otherwise. The band is the best confidence among the results; when no result
+reaches `search_low_similarity` the band is `no_match` and no result is returned.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import psycopg
+
+from app.config import Settings
+from app.embeddings import EmbeddingService
+from app.errors import ValidationFailed
+from app.genes.prompt import BudgetTooSmall, render
+from app.gep.signals import matching_patterns
+from app.schemas import decode_cursor, encode_cursor
+from app.search.repository import EXACT_SCAN_LIMIT, Filters, SearchRepository
+from app.search.schemas import (
+    Band,
+    Explanation,
+    MatchedGene,
+    MatchRequest,
+    MatchResponse,
+    SearchFilters,
+    SearchRequest,
+    SearchResponse,
+    SearchResult,
+    StageRank,
+)
+
+RRF_K = 10
+STAGE_WEIGHTS = {"vector": 1.0, "keyword": 0.3, "signals": 0.5}
+WEIGHTS = {"relevance": 0.90, "quality": 0.05, "provenance": 0.03, "freshness": 0.02}
+PROVENANCE_VALUE = {"verified_trajectory": 1.0, "manual": 0.5, "reference": 0.0}
+NEUTRAL_QUALITY = 0.5
+DEFAULT_STATUSES = ["candidate", "promoted"]
+MAX_OFFSET = 200
+_KEYWORD_TOKENS = re.compile(r"[a-z0-9]+")
+_SIGNAL_TOKENS = re.compile(r"[a-z0-9]{3,}")
+
+
+@dataclass
+class Scored:
+    row: dict[str, Any]
+    score: float
+    similarity: float
+    confidence: Literal["found", "low_confidence"]
+    signal_hits: list[str]
+    explanation: Explanation
+
+
+def _or_query(tokens: list[str], limit: int = 32) -> str | None:
+    unique = list(dict.fromkeys(tokens))[:limit]
+    return " | ".join(unique) if unique else None
+
+
+def keyword_query(text: str) -> str | None:
+    return _or_query(_KEYWORD_TOKENS.findall(text.lower()))
+
+
+def signal_query(signals: list[str]) -> str | None:
+    return _or_query([token for signal in signals for token in _SIGNAL_TOKENS.findall(signal.lower())])
+
+
+def query_text(query: str | None, signals: list[str]) -> str:
+    parts = [query] if query else []
+    if signals:
+        parts.append("Signals: " + "; ".join(signals))
+    return "\n".join(parts)
+
+
+def _filters(request: SearchFilters) -> Filters:
+    return Filters(
+        statuses=list(request.status or DEFAULT_STATUSES),
+        category=request.category,
+        task_family=request.task_family,
+        producer_model=request.producer_model,
+        provenance_kind=request.provenance_kind,
+    )
+
+
+class SearchService:
+    async def search(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        request: SearchRequest,
+        embeddings: EmbeddingService,
+        settings: Settings,
+    ) -> SearchResponse:
+        fingerprint = self._fingerprint(request)
+        offset = self._offset(request.cursor, fingerprint)
+        scored = await self._rank(
+            conn,
+            request,
+            query=request.query,
+            signals=request.signals,
+            want=offset + request.k,
+            embeddings=embeddings,
+            settings=settings,
+        )
+        page = scored[offset : offset + request.k]
+        more = len(scored) > offset + request.k and offset + request.k < MAX_OFFSET
+        return SearchResponse(
+            band=self._band(scored),
+            results=[self._result(item, request.explain) for item in page],
+            next_cursor=encode_cursor({"o": offset + request.k, "f": fingerprint}) if more else None,
+            embedding_model=embeddings.name,
+        )
+
+    async def match(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        request: MatchRequest,
+        embeddings: EmbeddingService,
+        settings: Settings,
+    ) -> MatchResponse:
+        scored = await self._rank(
+            conn,
+            request,
+            query=request.task,
+            signals=request.signals,
+            want=request.k,
+            embeddings=embeddings,
+            settings=settings,
+        )
+        chosen = scored[: request.k]
+        documents = await SearchRepository(conn).documents([int(item.row["id"]) for item in chosen])
+        genes: list[MatchedGene] = []
+        remaining = request.max_tokens
+        for item in chosen:
+            try:
+                rendered = render(
+                    json.loads(documents[int(item.row["id"])]),
+                    version=item.row["version"],
+                    max_tokens=remaining,
+                )
+            except BudgetTooSmall:
+                break
+            remaining -= rendered.tokens
+            genes.append(
+                MatchedGene(
+                    gene_id=item.row["gene_id"],
+                    asset_id=item.row["asset_id"],
+                    version=item.row["version"],
+                    score=item.score,
+                    similarity=item.similarity,
+                    confidence=item.confidence,
+                    tokens=rendered.tokens,
+                    truncated=rendered.truncated,
+                    text=rendered.text,
+                )
+            )
+        return MatchResponse(
+            band=self._band(scored),
+            genes=genes,
+            tokens=request.max_tokens - remaining,
+            max_tokens=request.max_tokens,
+        )
+
+    async def _rank(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        request: SearchFilters,
+        *,
+        query: str | None,
+        signals: list[str],
+        want: int,
+        embeddings: EmbeddingService,
+        settings: Settings,
+    ) -> list[Scored]:
+        filters = _filters(request)
+        repo = SearchRepository(conn)
+        vector = await embeddings.embed_query(query_text(query, signals))
+        exact = (
+            filters.narrowing and await repo.filtered_count(filters, EXACT_SCAN_LIMIT + 1) <= EXACT_SCAN_LIMIT
+        )
+        kw = keyword_query(query_text(query, signals))
+        sig = signal_query(signals) if signals else None
+        rows = await repo.candidates(
+            query_vector=vector,
+            keyword_query=kw,
+            signal_query=sig,
+            filters=filters,
+            per_stage=max(settings.search_candidates, want + 10),
+            exact=exact,
+            with_documents=False,
+        )
+        stages = ["vector"] + (["keyword"] if kw else []) + (["signals"] if signals else [])
+        best_possible = sum(STAGE_WEIGHTS[stage] for stage in stages) / (RRF_K + 1)
+        hits = {int(row["id"]): matching_patterns(row["signals_match"] or [], signals) for row in rows}
+        signal_order = sorted(
+            (row for row in rows if hits[int(row["id"])]),
+            key=lambda row: (-len(hits[int(row["id"])]), -float(row["similarity"]), row["gene_id"]),
+        )
+        signal_rank = {int(row["id"]): rank for rank, row in enumerate(signal_order, start=1)}
+        now = datetime.now(UTC)
+        half_life = settings.search_freshness_half_life_days
+        scored = []
+        for row in rows:
+            version_id = int(row["id"])
+            similarity = float(row["similarity"])
+            row_hits = hits[version_id]
+            confidence = self._confidence(similarity, bool(row_hits), settings)
+            quality = NEUTRAL_QUALITY
+            if request.min_quality is not None and quality < request.min_quality:
+                continue
+            ranks = {
+                "vector": row["vector_rank"],
+                "keyword": row["keyword_rank"],
+                "signals": signal_rank.get(version_id),
+            }
+            stage_ranks = {
+                stage: StageRank(rank=int(rank), contribution=STAGE_WEIGHTS[stage] / (RRF_K + int(rank)))
+                for stage, rank in ranks.items()
+                if stage in stages and rank is not None
+            }
+            relevance = sum(item.contribution for item in stage_ranks.values()) / best_possible
+            age_days = max(0.0, (now - row["valid_from"]).total_seconds() / 86400)
+            freshness = math.exp(-math.log(2) * age_days / half_life)
+            parts = {
+                "relevance": WEIGHTS["relevance"] * relevance,
+                "quality": WEIGHTS["quality"] * quality,
+                "provenance": WEIGHTS["provenance"] * PROVENANCE_VALUE.get(row["provenance_kind"], 0.0),
+                "freshness": WEIGHTS["freshness"] * freshness,
+            }
+            score = sum(parts.values())
+            explanation = Explanation(
+                stages=stage_ranks, relevance=relevance, quality=quality, freshness=freshness, parts=parts
+            )
+            scored.append(Scored(row, score, similarity, confidence, row_hits, explanation))
+        if not any(item.similarity >= settings.search_low_similarity for item in scored):
+            return []  # nothing plausible: say so rather than offer the least bad Gene
+        scored.sort(key=lambda item: (-item.score, -item.similarity, item.row["gene_id"]))
+        return scored
+
+    @staticmethod
+    def _confidence(
+        similarity: float, signal_hit: bool, settings: Settings
+    ) -> Literal["found", "low_confidence"]:
+        if similarity >= settings.search_found_similarity:
+            return "found"
+        if signal_hit and similarity >= settings.search_low_similarity:
+            return "found"
+        return "low_confidence"
+
+    @staticmethod
+    def _band(scored: list[Scored]) -> Band:
+        if not scored:
+            return "no_match"
+        return "found" if any(item.confidence == "found" for item in scored) else "low_confidence"
+
+    @staticmethod
+    def _result(item: Scored, explain: bool) -> SearchResult:
+        row = item.row
+        return SearchResult(
+            gene_id=row["gene_id"],
+            asset_id=row["asset_id"],
+            version=row["version"],
+            score=item.score,
+            similarity=item.similarity,
+            confidence=item.confidence,
+            summary=row["summary"],
+            category=row["category"],
+            task_family=row["task_family"],
+            producer_model=row["producer_model"],
+            provenance_kind=row["provenance_kind"],
+            status=row["status"],
+            signal_hits=item.signal_hits,
+            explain=item.explanation if explain else None,
+        )
+
+    @staticmethod
+    def _fingerprint(request: SearchRequest) -> str:
+        identity = request.model_dump(mode="json", exclude={"cursor", "explain"})
+        return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+
+    @staticmethod
+    def _offset(cursor: str | None, fingerprint: str) -> int:
+        if cursor is None:
+            return 0
+        data = decode_cursor(cursor)
+        offset = data.get("o")
+        if data.get("f") != fingerprint or not isinstance(offset, int) or not 0 < offset <= MAX_OFFSET:
+            raise ValidationFailed("cursor does not belong to this search (same query and filters)")
+        return offset
+
+
+search_service = SearchService()

@@ -1,0 +1,242 @@
+"""Search and match on a small realistic corpus (the demo sample), with the real embedding model."""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Gene
+
+DEMO: list[dict[str, Any]] = json.loads(resources.files("app.demo").joinpath("genes.json").read_text())
+
+
+@pytest.fixture
+async def corpus(client: httpx.AsyncClient) -> dict[str, dict[str, Any]]:
+    published = {}
+    for payload in DEMO:
+        response = await client.post("/v1/genes", json=payload)
+        assert response.status_code == 201, response.text
+        published[payload["gene"]["id"]] = {**response.json(), "payload": payload}
+    return published
+
+
+async def search(client: httpx.AsyncClient, **body: Any) -> dict[str, Any]:
+    response = await client.post("/v1/search", json=body)
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("my asyncio test suite never finishes and just sits there", "gene_pytest_asyncio_hang_timeout"),
+        (
+            "the test runner cannot import my package that lives under src/",
+            "gene_pytest_src_layout_module_not_found",
+        ),
+        (
+            "type checker in strict mode complains that a value might be None",
+            "gene_mypy_strict_optional_narrowing",
+        ),
+        ("what are the final three digits of 2 to the power 402", "gene_power_mod_composite_crt"),
+        (
+            "installing a package fails because the package manager database is locked",
+            "gene_apt_dpkg_lock_held",
+        ),
+        (
+            "npm refuses to install because two packages want different React versions",
+            "gene_npm_eresolve_peer_conflict",
+        ),
+        ("answer must be a bare JSON object, nothing around it", "gene_strict_json_only_output"),
+        (
+            "docker says the host port is taken when I bring the stack up",
+            "gene_docker_compose_port_already_allocated",
+        ),
+    ],
+)
+async def test_paraphrased_tasks_find_the_right_gene_first(
+    client: httpx.AsyncClient, corpus: dict[str, Any], query: str, expected: str
+) -> None:
+    assert expected in corpus
+    body = await search(client, query=query, k=3)
+    assert body["band"] in ("found", "low_confidence")
+    assert body["results"][0]["gene_id"] == expected
+    assert body["results"][0]["asset_id"] == corpus[expected]["asset_id"]
+    assert body["embedding_model"] == "sentence-transformers/all-MiniLM-L6-v2"
+
+
+async def test_unrelated_query_is_no_match(client: httpx.AsyncClient, corpus: dict[str, Any]) -> None:
+    for query in ("bake a sourdough loaf with an open crumb", "write a haiku about autumn rain"):
+        body = await search(client, query=query)
+        assert body == {**body, "band": "no_match", "results": [], "next_cursor": None}
+
+
+async def test_filters_are_respected(client: httpx.AsyncClient, corpus: dict[str, Any]) -> None:
+    def field_of(item: dict[str, Any], field: str) -> str:
+        gene, provenance = item["payload"]["gene"], item["payload"]["provenance"]
+        return {
+            "category": gene["category"],
+            "task_family": provenance["task"]["family"],
+            "producer_model": provenance["producer_model"],
+            "provenance_kind": provenance["kind"],
+        }[field]
+
+    for field, value in (
+        ("category", "optimize"),
+        ("task_family", "rule_following"),
+        ("producer_model", "gpt-5"),
+        ("provenance_kind", "manual"),
+    ):
+        # Ask with the words of one matching Gene, so the filter has something to keep.
+        example = next(item for item in corpus.values() if field_of(item, field) == value)
+        query = (
+            example["payload"]["gene"]["summary"]
+            + " "
+            + example["payload"]["provenance"]["task"]["description"]
+        )
+        unfiltered = await search(client, query=query, k=20)
+        assert any(r[field] != value for r in unfiltered["results"]), field
+        body = await search(client, query=query, k=20, **{field: value})
+        assert body["results"], field
+        assert all(r[field] == value for r in body["results"]), field
+        assert body["results"][0]["gene_id"] == example["gene_id"], field
+    nothing = await search(client, query="tests hang", producer_model="a-model-nobody-uses")
+    assert nothing["results"] == [] and nothing["band"] == "no_match"
+
+
+async def test_deprecated_genes_leave_default_results(
+    client: httpx.AsyncClient, corpus: dict[str, Any], session: AsyncSession
+) -> None:
+    query = "pytest-asyncio test hangs forever"
+    assert (await search(client, query=query))["results"][0]["gene_id"] == "gene_pytest_asyncio_hang_timeout"
+    await session.execute(
+        update(Gene).where(Gene.id == "gene_pytest_asyncio_hang_timeout").values(status="deprecated")
+    )
+    default = await search(client, query=query, k=20)
+    assert "gene_pytest_asyncio_hang_timeout" not in {r["gene_id"] for r in default["results"]}
+    asked = await search(client, query=query, status=["deprecated"])
+    assert [r["gene_id"] for r in asked["results"]] == ["gene_pytest_asyncio_hang_timeout"]
+    assert asked["results"][0]["status"] == "deprecated"
+    revoked = await client.post("/v1/search", json={"query": query, "status": ["revoked"]})
+    assert revoked.status_code == 422
+
+
+async def test_signals_follow_gep_semantics(client: httpx.AsyncClient, corpus: dict[str, Any]) -> None:
+    regex_gene = next(
+        gene_id
+        for gene_id, item in corpus.items()
+        if any(p.startswith("/") for p in item["payload"]["gene"]["signals_match"])
+    )
+    patterns = corpus[regex_gene]["payload"]["gene"]["signals_match"]
+    body = await search(
+        client, signals=["E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4211"]
+    )
+    top = body["results"][0]
+    assert top["gene_id"] == "gene_apt_dpkg_lock_held"
+    assert top["signal_hits"] and top["confidence"] == "found"
+    assert all(
+        p in corpus["gene_apt_dpkg_lock_held"]["payload"]["gene"]["signals_match"] for p in top["signal_hits"]
+    )
+    # Signal hits are reported exactly as GEP decides them.
+    assert patterns, regex_gene
+    alias_gene = next(
+        item
+        for item in corpus.values()
+        if any("|" in p and not p.startswith("/") for p in item["payload"]["gene"]["signals_match"])
+    )
+    alias = next(
+        p for p in alias_gene["payload"]["gene"]["signals_match"] if "|" in p and not p.startswith("/")
+    )
+    second_branch = alias.split("|")[1].strip()
+    body = await search(
+        client, query=alias_gene["payload"]["gene"]["summary"], signals=[f"saw: {second_branch.upper()}"]
+    )
+    hit = next(r for r in body["results"] if r["gene_id"] == alias_gene["gene_id"])
+    assert alias in hit["signal_hits"]
+
+
+async def test_explain_parts_add_up_to_the_score(client: httpx.AsyncClient, corpus: dict[str, Any]) -> None:
+    body = await search(client, query="hanging async tests", signals=["asyncio"], explain=True, k=5)
+    assert body["results"]
+    for result in body["results"]:
+        explain = result["explain"]
+        assert math.isclose(sum(explain["parts"].values()), result["score"], rel_tol=0, abs_tol=1e-12)
+        assert set(explain["parts"]) == {"relevance", "quality", "provenance", "freshness"}
+        assert 0 < explain["relevance"] <= 1
+        stage_sum = sum(stage["contribution"] for stage in explain["stages"].values())
+        best = (1.0 + 0.3 + 0.5) / 11  # every stage in play, each at rank 1
+        assert math.isclose(explain["relevance"], stage_sum / best, rel_tol=1e-9)
+        assert explain["quality"] == 0.5  # no outcomes reported yet: neutral
+    scores = [r["score"] for r in body["results"]]
+    assert scores == sorted(scores, reverse=True)
+    plain = await search(client, query="hanging async tests", signals=["asyncio"], k=5)
+    assert all(r["explain"] is None for r in plain["results"])
+
+
+async def test_cursor_pages_through_results(client: httpx.AsyncClient, corpus: dict[str, Any]) -> None:
+    first = await search(client, query="a test or build that fails", k=2)
+    assert len(first["results"]) == 2 and first["next_cursor"]
+    second = await search(client, query="a test or build that fails", k=2, cursor=first["next_cursor"])
+    ids = [r["gene_id"] for r in first["results"] + second["results"]]
+    assert len(set(ids)) == 4
+    whole = await search(client, query="a test or build that fails", k=4)
+    assert [r["gene_id"] for r in whole["results"]] == ids
+    other = await client.post(
+        "/v1/search", json={"query": "something else", "k": 2, "cursor": first["next_cursor"]}
+    )
+    assert other.status_code == 422
+
+
+async def test_match_renders_the_best_gene_within_budget(
+    client: httpx.AsyncClient, corpus: dict[str, Any]
+) -> None:
+    response = await client.post(
+        "/v1/match",
+        json={
+            "task": "My pytest-asyncio test never completes",
+            "consumer_model": "qwen3-8b",
+            "max_tokens": 120,
+        },
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["band"] in ("found", "low_confidence")
+    [gene] = body["genes"]
+    assert gene["gene_id"] == "gene_pytest_asyncio_hang_timeout"
+    assert gene["asset_id"] == corpus["gene_pytest_asyncio_hang_timeout"]["asset_id"]
+    assert gene["tokens"] <= 120 and body["tokens"] <= body["max_tokens"] == 120
+    assert gene["text"].startswith("Gene gene_pytest_asyncio_hang_timeout v1")
+
+    several = (
+        await client.post("/v1/match", json={"task": "python tests failing", "k": 3, "max_tokens": 2000})
+    ).json()
+    assert 1 <= len(several["genes"]) <= 3
+    assert sum(g["tokens"] for g in several["genes"]) == several["tokens"] <= 2000
+
+    nothing = (await client.post("/v1/match", json={"task": "knit a wool scarf for winter"})).json()
+    assert nothing == {"band": "no_match", "genes": [], "tokens": 0, "max_tokens": 600}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"signals": []},
+        {"query": "   "},
+        {"query": "x", "k": 0},
+        {"query": "x", "k": 51},
+        {"query": "x", "mode": "fast"},
+    ],
+)
+async def test_bad_search_requests_are_422(client: httpx.AsyncClient, body: dict[str, Any]) -> None:
+    response = await client.post("/v1/search", json=body)
+    assert response.status_code == 422
+    assert response.headers["content-type"] == "application/problem+json"
