@@ -18,6 +18,7 @@ from app.embeddings import EmbeddingService, load_embedder
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
 from app.main import create_app, resolve_database
+from app.search.reembed import reembed as reembed_versions
 
 cli = typer.Typer(help="Genebank: a shared registry of verified agent experience.", no_args_is_help=True)
 log = logging.getLogger("genebank")
@@ -113,6 +114,46 @@ def demo() -> None:
             embedded.stop()
     for gene_id, version, created in results:
         typer.echo(f"{'published' if created else 'unchanged'}  {gene_id} v{version}")
+
+
+@cli.command()
+def reembed(
+    everything: Annotated[
+        bool, typer.Option("--all", help="re-embed every version, not only those from another model")
+    ] = False,
+) -> None:
+    """Recompute Gene embeddings with the configured model/backend (after changing either)."""
+    from tqdm import tqdm
+
+    settings = Settings()
+    _configure_logging(settings.log_level)
+    database_url, embedded = resolve_database(settings)
+    try:
+        migrations.upgrade(database_url)
+        embeddings = EmbeddingService(load_embedder(settings))
+        bar = tqdm(unit="version", desc=f"embedding with {embeddings.name}")
+
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        async def run() -> int:
+            engine = create_engine(database_url, settings)
+            try:
+                return await reembed_versions(
+                    create_sessionmaker(engine), embeddings, everything=everything, progress=progress
+                )
+            finally:
+                await engine.dispose()
+
+        count = asyncio.run(run())
+        bar.close()
+        embeddings.close()
+        typer.echo(f"re-embedded {count} versions with {embeddings.name}")
+    finally:
+        if embedded is not None:
+            embedded.stop()
 
 
 def main() -> None:

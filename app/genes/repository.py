@@ -10,6 +10,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 from sqlalchemy import (
+    ColumnElement,
     Row,
     Select,
     Text,
@@ -21,6 +22,7 @@ from sqlalchemy import (
     literal,
     or_,
     select,
+    true,
     tuple_,
     update,
 )
@@ -170,6 +172,37 @@ class GeneRepository:
         columns = (Gene.updated_at, Gene.id)
         order = [column.desc() if descending else column.asc() for column in columns]
         return (await self.session.execute(stmt.order_by(*order).limit(limit))).all()
+
+    @staticmethod
+    def _needs_embedding(model: str | None) -> ColumnElement[bool]:
+        if model is None:
+            return true()
+        return or_(GeneVersion.embedding.is_(None), GeneVersion.embedding_model.is_distinct_from(model))
+
+    async def count_versions_to_embed(self, model: str | None) -> int:
+        stmt = select(func.count()).select_from(GeneVersion).where(self._needs_embedding(model))
+        return int(await self.session.scalar(stmt) or 0)
+
+    async def versions_to_embed(
+        self, model: str | None, *, after_id: int, limit: int
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """Versions whose vector is missing or from another model (all of them when `model` is None)."""
+        stmt = (
+            select(GeneVersion.id, GeneVersion.document)
+            .where(GeneVersion.id > after_id, self._needs_embedding(model))
+            .order_by(GeneVersion.id)
+            .limit(limit)
+        )
+        return [(row.id, row.document) for row in await self.session.execute(stmt)]
+
+    async def set_embeddings(self, vectors: list[tuple[int, list[float]]], model: str) -> None:
+        await self.session.execute(
+            update(GeneVersion),
+            [
+                {"id": version_id, "embedding": vector, "embedding_model": model}
+                for version_id, vector in vectors
+            ],
+        )
 
     async def list_versions(self, gene_id: str, *, after: int | None, limit: int) -> Sequence[GeneVersion]:
         stmt = select(GeneVersion).where(GeneVersion.gene_id == gene_id)
