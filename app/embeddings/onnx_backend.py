@@ -3,7 +3,9 @@
 The export happens once, from the bundled weights, into `<data_dir>/models/`; serving then needs
 neither torch nor transformers (the tokenizer is the `tokenizers` library reading tokenizer.json).
 fp32 gives the reference vectors (cosine ≥ 0.9999 against sentence-transformers); int8 uses dynamic
-per-channel quantization of the weights and is checked against fp32 by bench/embedding.py.
+per-channel quantization of the weights and is checked against fp32 by bench/embedding.py. The
+feed-forward output projections stay fp32: quantizing them too cost the most accuracy (minimum
+cosine 0.983 instead of 0.994 on the corpus sample) for little speed.
 """
 
 from __future__ import annotations
@@ -70,10 +72,20 @@ def ensure_model(models_dir: Path, quantized: bool) -> Path:
         return fp32
     int8 = models_dir / "all-MiniLM-L6-v2.int8.onnx"
     if not int8.exists():
+        import onnx
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
         tmp = int8.with_suffix(".tmp")
-        quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8)
+        keep_fp32 = [
+            node.name
+            for node in onnx.load(str(fp32)).graph.node
+            if node.op_type == "MatMul"
+            and node.name.endswith("/output/dense/MatMul")
+            and "attention" not in node.name
+        ]
+        quantize_dynamic(
+            str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8, nodes_to_exclude=keep_fp32
+        )
         os.replace(tmp, int8)
     return int8
 
@@ -94,18 +106,20 @@ class OnnxEmbedder:
         self.tokenizer.enable_padding()
 
     def encode(self, texts: Sequence[str]) -> Vectors:
-        batches = []
-        for start in range(0, len(texts), self.batch_size):
-            encodings = self.tokenizer.encode_batch(list(texts[start : start + self.batch_size]))
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        # Batches of similar length pad less (sentence-transformers does the same).
+        order = sorted(range(len(texts)), key=lambda index: len(texts[index]))
+        vectors = np.empty((len(texts), 384), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            encodings = self.tokenizer.encode_batch([texts[index] for index in chunk])
             feed = {
                 "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
                 "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
                 "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
             }
-            batches.append(self.session.run(None, feed)[0])
-        if not batches:
-            return np.zeros((0, 384), dtype=np.float32)
-        vectors = np.concatenate(batches).astype(np.float32)
+            vectors[chunk] = self.session.run(None, feed)[0]
         # Quantized weights drift the norm slightly; renormalise so cosine stays an inner product.
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors

@@ -1,0 +1,72 @@
+"""Embedding backends side by side: sentence-transformers (torch, the reference), ONNX fp32, ONNX int8.
+
+For each backend: median single-query latency, batch throughput on the Gene texts of
+bench/data/corpus.jsonl, and cosine similarity to the reference vectors on that same sample
+(min and mean). The int8 backend is acceptable where its minimum cosine stays >= 0.99.
+
+    python bench/embedding.py [--queries 200] [--sample 1064]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from app.embeddings.base import Embedder
+from app.embeddings.onnx_backend import OnnxEmbedder
+from app.embeddings.torch_backend import SentenceTransformerEmbedder
+from app.search.indexing import embedding_text
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--sample", type=int, default=1064)
+    args = parser.parse_args()
+
+    corpus = [json.loads(line) for line in (DATA / "corpus.jsonl").read_text().splitlines() if line.strip()]
+    texts = [embedding_text(payload["gene"]) for payload in corpus[: args.sample]]
+    queries = [json.loads(line)["query"] for line in (DATA / "queries.jsonl").read_text().splitlines()]
+    queries = (queries * (args.queries // len(queries) + 1))[: args.queries]
+
+    models_dir = Path(tempfile.mkdtemp(prefix="genebank-onnx-"))
+    backends: dict[str, Embedder] = {
+        "torch (reference)": SentenceTransformerEmbedder(),
+        "onnx fp32": OnnxEmbedder(models_dir, quantized=False),
+        "onnx int8": OnnxEmbedder(models_dir, quantized=True),
+    }
+    reference = None
+    print(f"{len(texts)} Gene texts, {len(queries)} single queries")
+    print(f"{'backend':<18} {'query p50 ms':>12} {'batch texts/s':>14} {'cos min':>8} {'cos mean':>9}")
+    for name, embedder in backends.items():
+        for query in queries[:10]:
+            embedder.encode([query])
+        latencies = []
+        for query in queries:
+            start = time.perf_counter()
+            embedder.encode([query])
+            latencies.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        vectors = embedder.encode(texts)
+        throughput = len(texts) / (time.perf_counter() - start)
+        if reference is None:
+            reference = vectors
+        cosines = np.sum(vectors * reference, axis=1)
+        print(
+            f"{name:<18} {statistics.median(latencies):>12.2f} {throughput:>14.0f}"
+            f" {float(cosines.min()):>8.4f} {float(cosines.mean()):>9.4f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
