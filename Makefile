@@ -36,6 +36,9 @@ format: install
 demo: install
 	$(BIN)/genebank demo
 
+worker: install  ## run an evolution worker (merges pending trajectories) until Ctrl-C
+	$(BIN)/genebank worker
+
 bench: install
 	$(BIN)/python bench/fetch.py
 

@@ -1,10 +1,11 @@
-"""The `genebank` command: serve, migrate, demo."""
+"""The `genebank` command: serve, migrate, demo, worker."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import signal
 from importlib import resources
 from typing import Annotated, Any
 
@@ -15,6 +16,7 @@ from app import migrate as migrations
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService, load_embedder
+from app.evolution.worker import EvolutionWorker, WorkerStats
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
 from app.main import create_app, resolve_database
@@ -154,6 +156,66 @@ def reembed(
     finally:
         if embedded is not None:
             embedded.stop()
+
+
+@cli.command()
+def worker(
+    concurrency: Annotated[
+        int | None,
+        typer.Option(min=1, max=64, help="job slots in this process (default GENEBANK_WORKER_CONCURRENCY)"),
+    ] = None,
+    drain: Annotated[bool, typer.Option("--drain", help="exit once no trajectory is pending")] = False,
+) -> None:
+    """Run the evolution worker: merge pending trajectories into Genes until SIGTERM / Ctrl-C."""
+    settings = Settings()
+    _configure_logging(settings.log_level)
+    database_url, embedded = resolve_database(settings)
+    try:
+        if settings.migrate_on_start:
+            migrations.upgrade(database_url)
+        embeddings = EmbeddingService(load_embedder(settings), settings.embedding_cache_size)
+        try:
+            stats = asyncio.run(
+                _run_worker(
+                    database_url, settings, embeddings, concurrency or settings.worker_concurrency, drain
+                )
+            )
+        finally:
+            embeddings.close()
+        typer.echo(f"worker stopped: {stats.merged} merged, {stats.rejected} rejected, {stats.failed} failed")
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+async def _run_worker(
+    database_url: str, settings: Settings, embeddings: EmbeddingService, concurrency: int, drain: bool
+) -> WorkerStats:
+    engine = create_engine(database_url, settings)
+    evolution_worker = EvolutionWorker(
+        sessionmaker=create_sessionmaker(engine),
+        database_url=database_url,
+        embeddings=embeddings,
+        concurrency=concurrency,
+        poll_seconds=settings.worker_poll_seconds,
+        max_attempts=settings.worker_max_attempts,
+    )
+    loop = asyncio.get_running_loop()
+
+    def graceful(signum: int) -> None:
+        log.info("%s: finishing the jobs in hand, then stopping", signal.Signals(signum).name)
+        evolution_worker.stop()
+        # A second signal stops at once (the transactions in flight roll back; nothing is lost).
+        for again in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(again)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, graceful, signum)
+    log.info("evolution worker started (%d slots)", concurrency)
+    try:
+        return await evolution_worker.run(drain=drain)
+    finally:
+        await engine.dispose()
 
 
 def main() -> None:

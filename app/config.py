@@ -46,6 +46,13 @@ class Settings(BaseSettings):
     search_freshness_half_life_days: float = Field(default=180.0, gt=0)
     search_ef_search: int = Field(default=100, ge=10, le=1000)
 
+    # Evolution worker (app/evolution/worker.py). auto: run it inside `genebank serve` only on the
+    # embedded database (a single-machine setup); with a server, run `genebank worker` processes.
+    run_worker: Literal["auto", "true", "false"] = "auto"
+    worker_concurrency: int = Field(default=4, ge=1, le=64)
+    worker_poll_seconds: float = Field(default=5.0, gt=0, le=3600)
+    worker_max_attempts: int = Field(default=5, ge=1, le=100)
+
     @property
     def pgdata_dir(self) -> Path:
         return self.data_dir / "pgdata"

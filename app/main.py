@@ -14,11 +14,14 @@ from app.config import Settings
 from app.db import create_engine, create_read_pool, create_sessionmaker
 from app.embeddings import EmbeddingService, load_embedder
 from app.errors import install_error_handlers
+from app.evolution.router import router as evolution_router
+from app.evolution.worker import start_in_process_worker
 from app.genes.router import router as genes_router
 from app.health.router import router as health_router
 from app.jsonbody import BodyLimitMiddleware
 from app.search.router import router as search_router
 from app.state import Runtime
+from app.trajectories.router import router as trajectories_router
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +62,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.port,
         where,
     )
+    background_worker = start_in_process_worker(app.state.runtime)
     try:
         yield
     finally:
+        # Before the engine goes: the worker finishes (and commits) the jobs in hand.
+        if background_worker is not None:
+            await background_worker.shutdown()
         await read_pool.close()
         embeddings.close()
         await engine.dispose()
@@ -83,4 +90,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health_router)
     app.include_router(genes_router)
     app.include_router(search_router)
+    app.include_router(trajectories_router)
+    app.include_router(evolution_router)
     return app

@@ -12,6 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.embeddings import EmbeddingService
 from app.errors import AppError, Conflict, Gone, NotFound, ValidationFailed
+from app.evolution.events import published_event
+from app.evolution.repository import EvolutionRepository
 from app.genes.prompt import BudgetTooSmall, RenderedPrompt, render
 from app.genes.repository import GeneReader, GeneRepository
 from app.genes.schemas import (
@@ -23,7 +25,7 @@ from app.genes.schemas import (
 )
 from app.genes.views import VersionView
 from app.gep.canonical import canonical_json, compute_asset_id
-from app.models import GeneStatus, GeneVersion, TrajectoryState
+from app.models import Gene, GeneStatus, GeneVersion, TrajectoryState
 from app.schemas import Cost, decode_cursor, encode_cursor
 from app.search.indexing import embedding_text, search_vector, signals_vector
 from app.trajectories.content import trajectory_values
@@ -48,6 +50,21 @@ class StaleParent(Conflict):
 class Published:
     version: GeneVersion
     created: bool
+
+
+@dataclass(frozen=True)
+class VersionSource:
+    """The provenance columns of a new version: who produced it, from which run, at what cost."""
+
+    producer_model: str
+    kind: str
+    verifier: dict[str, Any] | None = None
+    task_id: str | None = None
+    task_family: str | None = None
+    task_description: str | None = None
+    cost_tokens: int | None = None
+    cost_attempts: int | None = None
+    cost_seconds: float | None = None
 
 
 class GeneService:
@@ -97,53 +114,93 @@ class GeneService:
                         "current_version": gene.current_version,
                     },
                 )
-            await repo.close_current_version(gene_id)
         elif parent is not None and await repo.version_by_asset(parent) is None:
             raise ValidationFailed(f"parent {parent} is not a version known to this registry")
 
-        next_version = gene.current_version + 1
-        served = {**raw, "asset_id": asset_id}
-        [embedding] = await embeddings.embed_texts([embedding_text(raw)])
+        previous = None if created_lineage else await repo.version_by_asset(gene.current_asset_id)
         task = provenance.task
         cost = provenance.cost or Cost()
+        version = await self.write_version(
+            repo,
+            gene,
+            raw,
+            asset_id,
+            VersionSource(
+                producer_model=provenance.producer_model,
+                kind=provenance.kind,
+                verifier=provenance.verifier.model_dump(exclude_none=True) if provenance.verifier else None,
+                task_id=task.id if task else None,
+                task_family=task.family if task else None,
+                task_description=task.description if task else None,
+                cost_tokens=cost.tokens,
+                cost_attempts=cost.attempts,
+                cost_seconds=cost.seconds,
+            ),
+            embeddings,
+        )
+        evidence = await self._evidence(repo, request, gene_id, asset_id)
+        await repo.link_trajectories(version.id, evidence)
+        await EvolutionRepository(session).add_event(published_event(previous, version, evidence))
+        return Published(version, created=True)
+
+    async def write_version(
+        self,
+        repo: GeneRepository,
+        gene: Gene,
+        raw: dict[str, Any],
+        asset_id: str,
+        source: VersionSource,
+        embeddings: EmbeddingService,
+        *,
+        embedding: tuple[list[float], str] | None = None,
+    ) -> GeneVersion:
+        """Append `raw` as the next version of `gene` (locked by the caller) and make it current.
+
+        `raw` is a validated document without asset_id; its `parent` must already name the current
+        version. `embedding` (vector, model) reuses a vector when the embedded text did not change.
+        """
+        if gene.current_version > 0:
+            await repo.close_current_version(gene.id)
+        next_version = gene.current_version + 1
+        served = {**raw, "asset_id": asset_id}
+        if embedding is None:
+            [vector] = await embeddings.embed_texts([embedding_text(raw)])
+            embedding = (vector.tolist(), embeddings.name)
         version = await repo.insert_version(
             {
-                "gene_id": gene_id,
+                "gene_id": gene.id,
                 "version": next_version,
                 "asset_id": asset_id,
-                "parent_asset_id": parent,
+                "parent_asset_id": raw.get("parent"),
                 "canonical_json": canonical_json(raw),
                 "document_json": canonical_json(served),
                 "document": served,
-                "producer_model": provenance.producer_model,
-                "provenance_kind": provenance.kind,
-                "verifier": provenance.verifier.model_dump(exclude_none=True)
-                if provenance.verifier
-                else None,
-                "task_id": task.id if task else None,
-                "task_family": task.family if task else None,
-                "task_description": task.description if task else None,
-                "cost_tokens": cost.tokens,
-                "cost_attempts": cost.attempts,
-                "cost_seconds": cost.seconds,
-                "embedding": embedding.tolist(),
-                "embedding_model": embeddings.name,
+                "producer_model": source.producer_model,
+                "provenance_kind": source.kind,
+                "verifier": source.verifier,
+                "task_id": source.task_id,
+                "task_family": source.task_family,
+                "task_description": source.task_description,
+                "cost_tokens": source.cost_tokens,
+                "cost_attempts": source.cost_attempts,
+                "cost_seconds": source.cost_seconds,
+                "embedding": embedding[0],
+                "embedding_model": embedding[1],
                 "search_tsv": search_vector(raw),
                 "signals_tsv": signals_vector(raw),
             }
         )
         await repo.point_gene_at(
-            gene_id,
+            gene.id,
             {
                 "current_version": next_version,
                 "current_asset_id": asset_id,
-                "category": request.gene.category,
-                "task_family": (task.family if task and task.family else gene.task_family),
-                "producer_model": provenance.producer_model,
+                "category": raw["category"],
+                "task_family": source.task_family or gene.task_family,
+                "producer_model": raw.get("model_name") or source.producer_model,
             },
         )
-        await repo.link_trajectories(version.id, await self._evidence(repo, request, gene_id, asset_id))
-        return Published(version, created=True)
+        return version
 
     async def _evidence(
         self, repo: GeneRepository, request: PublishRequest, gene_id: str, asset_id: str

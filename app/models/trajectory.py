@@ -13,9 +13,11 @@ from sqlalchemy import (
     DateTime,
     Double,
     ForeignKey,
+    Index,
     Integer,
     Table,
     Text,
+    text,
 )
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import Mapped, mapped_column
@@ -33,7 +35,16 @@ class Trajectory(Base):
     """The evidence behind Gene versions: one producer run with its steps and verifier result."""
 
     __tablename__ = "trajectories"
-    __table_args__ = (CheckConstraint("state IN ('pending', 'merged', 'rejected')", name="state_valid"),)
+    __table_args__ = (
+        CheckConstraint("state IN ('pending', 'merged', 'rejected')", name="state_valid"),
+        # The worker's queue: pending rows in arrival order, a small index however long the history.
+        Index(
+            "ix_trajectories_pending",
+            "received_at",
+            "id",
+            postgresql_where=text("state = 'pending'"),
+        ),
+    )
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
     content_hash: Mapped[str] = mapped_column(Text, nullable=False, unique=True)
@@ -59,6 +70,10 @@ class Trajectory(Base):
     result_asset_id: Mapped[str | None] = mapped_column(Text)
     received_at: Mapped[datetime] = utcnow_column()
     processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Failed processing attempts (an exception, not a crash: a crash rolls back and counts nothing);
+    # after the worker's limit the trajectory is rejected with the last error.
+    attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    last_error: Mapped[str | None] = mapped_column(Text)
 
 
 # Which trajectories stand behind which Gene version (a version may merge many, a trajectory may

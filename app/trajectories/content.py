@@ -1,4 +1,7 @@
-"""A trajectory's stored form and its content hash (the idempotency key for identical submissions)."""
+"""A trajectory's stored form and its content hash (the idempotency key for identical submissions).
+
+Secrets are redacted first (app/redaction.py), so neither the stored row nor the hash ever sees them.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import uuid
 from typing import Any, cast
 
 from app.gep.canonical import JSONValue, canonical_json
+from app.redaction import Redactor
 from app.schemas import Cost, Step, TaskRef, Verifier
 
 
@@ -23,11 +27,15 @@ def trajectory_values(
     target_gene_id: str | None = None,
 ) -> dict[str, Any]:
     """Column values for a new `trajectories` row, including the hash of everything submitted."""
-    step_dicts = [step.model_dump(exclude_none=True) for step in steps]
-    verifier_dict = verifier.model_dump(exclude_none=True)
+    redactor = Redactor()
+    task_dict: dict[str, Any] = redactor.json(task.model_dump(exclude_none=True))
+    step_dicts: list[dict[str, Any]] = redactor.json([step.model_dump(exclude_none=True) for step in steps])
+    verifier_dict: dict[str, Any] = redactor.json(verifier.model_dump(exclude_none=True))
+    guards = redactor.json(guards) if guards is not None else None
+    gene_draft = redactor.json(gene_draft) if gene_draft is not None else None
     cost_dict = cost.model_dump(exclude_none=True) if cost else {}
     hashed = {
-        "task": task.model_dump(exclude_none=True),
+        "task": task_dict,
         "producer": {"model": producer_model, "agent": producer_agent},
         "steps": step_dicts,
         "verifier": verifier_dict,
@@ -40,9 +48,9 @@ def trajectory_values(
     return {
         "id": uuid.uuid4(),
         "content_hash": content_hash,
-        "task_id": task.id,
-        "task_family": task.family,
-        "task_description": task.description,
+        "task_id": task_dict["id"],
+        "task_family": task_dict.get("family"),
+        "task_description": task_dict["description"],
         "producer_model": producer_model,
         "producer_agent": producer_agent,
         "steps": step_dicts,
@@ -54,4 +62,5 @@ def trajectory_values(
         "guards": guards,
         "gene_draft": gene_draft,
         "target_gene_id": target_gene_id,
+        "redaction_count": redactor.count,
     }

@@ -1,0 +1,205 @@
+"""Every SQL statement on guards, their evidence and evolution events, and the routing query."""
+
+from __future__ import annotations
+
+import uuid
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from sqlalchemy import Row, func, insert, select, text, union_all, update
+from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import load_only
+
+from app.models import (
+    EvolutionEvent,
+    Gene,
+    GeneStatus,
+    GeneVersion,
+    Guard,
+    guard_evidence,
+    version_trajectories,
+)
+
+# Founding is serialized (per task family) so that two similar runs arriving together cannot both
+# found a Gene: the second one, once it holds the lock, sees the first one's Gene and merges into it.
+_FOUNDING_LOCK_SPACE = 0x65766F6C
+
+
+@dataclass(frozen=True)
+class RouteCandidate:
+    gene_id: str
+    similarity: float
+
+
+class EvolutionRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def clock(self) -> datetime:
+        """The database's wall clock: under a Gene's lock it orders that Gene's merges, on any machine."""
+        moment: datetime | None = await self.session.scalar(select(func.clock_timestamp()))
+        assert moment is not None
+        return moment
+
+    async def lock_founding(self, task_family: str | None) -> None:
+        key = zlib.crc32((task_family or "").encode())
+        await self.session.execute(
+            select(
+                func.pg_advisory_xact_lock(_FOUNDING_LOCK_SPACE, key - (1 << 31) if key >= 1 << 31 else key)
+            )
+        )
+
+    async def route(
+        self, vector: np.ndarray, task_family: str | None, limit: int = 3
+    ) -> list[RouteCandidate]:
+        """Current versions nearest to `vector` (cosine), among live Genes of the task family."""
+        # Iterative scans keep the HNSW index useful when the family and status filters drop rows.
+        await self.session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+        distance = GeneVersion.embedding.cosine_distance(vector.tolist())
+        stmt = (
+            select(GeneVersion.gene_id, (1 - distance).label("similarity"))
+            .join(Gene, Gene.id == GeneVersion.gene_id)
+            .where(
+                GeneVersion.valid_to.is_(None),
+                GeneVersion.embedding.is_not(None),
+                Gene.status.in_([GeneStatus.candidate.value, GeneStatus.promoted.value]),
+            )
+            .order_by(distance)
+            .limit(limit)
+        )
+        if task_family is not None:
+            stmt = stmt.where((Gene.task_family == task_family) | Gene.task_family.is_(None))
+        rows = (await self.session.execute(stmt)).all()
+        # relaxed_order may return near-ties slightly out of order.
+        candidates = [RouteCandidate(row.gene_id, float(row.similarity)) for row in rows]
+        return sorted(candidates, key=lambda c: -c.similarity)
+
+    async def current_version(self, gene: Gene) -> GeneVersion:
+        """The columns a merge needs (the document as text: JSONB would lose its number formatting)."""
+        version = await self.session.scalar(
+            select(GeneVersion)
+            .options(
+                load_only(
+                    GeneVersion.id,
+                    GeneVersion.gene_id,
+                    GeneVersion.version,
+                    GeneVersion.asset_id,
+                    GeneVersion.document_json,
+                    GeneVersion.producer_model,
+                    GeneVersion.embedding,
+                    GeneVersion.embedding_model,
+                )
+            )
+            .where(GeneVersion.gene_id == gene.id, GeneVersion.version == gene.current_version)
+        )
+        assert version is not None
+        return version
+
+    async def kept_guards(self, gene_id: str) -> Sequence[Guard]:
+        stmt = select(Guard).where(Guard.gene_id == gene_id, Guard.kept).order_by(Guard.id)
+        return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
+
+    async def dropped_guards(self, gene_id: str, texts: Sequence[str]) -> Sequence[Guard]:
+        if not texts:
+            return []
+        stmt = select(Guard).where(Guard.gene_id == gene_id, ~Guard.kept, Guard.text.in_(list(texts)))
+        return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
+
+    async def nearest_dropped(
+        self, gene_id: str, vectors: Sequence[np.ndarray], threshold: float
+    ) -> Sequence[Guard]:
+        """For each vector, the dropped guard most similar to it if it reaches `threshold` (one query).
+
+        Dropped guards accumulate over a Gene's life, so they are searched in the database instead of
+        being loaded into every merge.
+        """
+        if not vectors:
+            return []
+        nearest = []
+        for vector in vectors:
+            distance = Guard.embedding.cosine_distance(vector.tolist())
+            nearest.append(
+                select(Guard.id)
+                .where(Guard.gene_id == gene_id, ~Guard.kept, distance <= 1 - threshold)
+                .order_by(distance)
+                .limit(1)
+                .subquery()
+            )
+        ids = union_all(*(select(subquery.c.id) for subquery in nearest))
+        stmt = select(Guard).where(Guard.id.in_(ids))
+        return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
+
+    async def insert_guards(self, rows: Sequence[dict[str, Any]]) -> list[int]:
+        if not rows:
+            return []
+        result = await self.session.execute(
+            insert(Guard).returning(Guard.id, sort_by_parameter_order=True), rows
+        )
+        return list(result.scalars())
+
+    async def update_guards(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Bulk update by primary key: each dict holds `id` and the columns to set."""
+        if rows:
+            await self.session.execute(update(Guard), list(rows))
+
+    async def add_evidence(self, guard_ids: Sequence[int], trajectory_id: uuid.UUID) -> None:
+        if guard_ids:
+            await self.session.execute(
+                insert(guard_evidence),
+                [{"guard_id": guard_id, "trajectory_id": trajectory_id} for guard_id in guard_ids],
+            )
+
+    async def add_event(self, values: dict[str, Any]) -> int:
+        event_id: int = (
+            await self.session.execute(insert(EvolutionEvent).values(**values).returning(EvolutionEvent.id))
+        ).scalar_one()
+        return event_id
+
+    async def events(self, gene_id: str, *, after: int | None, limit: int) -> Sequence[EvolutionEvent]:
+        stmt = select(EvolutionEvent).where(EvolutionEvent.gene_id == gene_id)
+        if after is not None:
+            stmt = stmt.where(EvolutionEvent.id > after)
+        return (await self.session.scalars(stmt.order_by(EvolutionEvent.id).limit(limit))).all()
+
+    async def lineage(
+        self, gene_id: str, *, after: int | None, limit: int
+    ) -> Sequence[Row[GeneVersion, list[uuid.UUID] | None, EvolutionEvent | None]]:
+        """Versions in order, each with the trajectories behind it and the event that wrote it."""
+        linked = version_trajectories.c.trajectory_id
+        trajectory_ids = (
+            select(func.array_agg(aggregate_order_by(linked, linked)))
+            .where(version_trajectories.c.version_id == GeneVersion.id)
+            .scalar_subquery()
+        )
+        stmt = (
+            select(GeneVersion, trajectory_ids, EvolutionEvent)
+            .outerjoin(
+                EvolutionEvent,
+                (EvolutionEvent.gene_id == GeneVersion.gene_id)
+                & (EvolutionEvent.new_version == GeneVersion.version)
+                & (EvolutionEvent.old_version.is_distinct_from(GeneVersion.version)),
+            )
+            .where(GeneVersion.gene_id == gene_id)
+        )
+        if after is not None:
+            stmt = stmt.where(GeneVersion.version > after)
+        return (await self.session.execute(stmt.order_by(GeneVersion.version).limit(limit))).all()
+
+    async def guard_listing(self, gene_id: str) -> Sequence[Row[Guard, int]]:
+        trajectories = (
+            select(func.count())
+            .select_from(guard_evidence)
+            .where(guard_evidence.c.guard_id == Guard.id)
+            .scalar_subquery()
+        )
+        stmt = (
+            select(Guard, trajectories)
+            .where(Guard.gene_id == gene_id)
+            .order_by(Guard.kept.desc(), Guard.evidence_count.desc(), Guard.last_seen_at.desc(), Guard.id)
+        )
+        return (await self.session.execute(stmt)).all()

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Identity,
+    Index,
+    Integer,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import EMBEDDING_DIM, Base, utcnow_column
+
+
+class Guard(Base):
+    """One failure guard of a Gene with its evidence: registry facts, outside the hashed document.
+
+    The kept guards, in order, are the Gene document's `avoid` list; dropped ones stay (with their
+    evidence) so that a warning seen again keeps counting and can come back.
+    """
+
+    __tablename__ = "guards"
+    __table_args__ = (
+        UniqueConstraint("gene_id", "text", name="uq_guards_gene_id_text"),
+        CheckConstraint("evidence_count >= 1", name="evidence_positive"),
+        Index("ix_guards_gene_id_kept", "gene_id", "kept"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    gene_id: Mapped[str] = mapped_column(ForeignKey("genes.id", ondelete="CASCADE"), nullable=False)
+    text: Mapped[str] = mapped_column(Text, nullable=False)
+    embedding: Mapped[list[float]] = mapped_column(Vector(EMBEDDING_DIM), nullable=False)
+    embedding_model: Mapped[str] = mapped_column(Text, nullable=False)
+    evidence_count: Mapped[int] = mapped_column(Integer, nullable=False, server_default="1")
+    kept: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="true")
+    first_seen_at: Mapped[datetime] = utcnow_column()
+    last_seen_at: Mapped[datetime] = utcnow_column()
+    dropped_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+# Which trajectories carried (a paraphrase of) which guard: one row per trajectory and guard, so a
+# guard's evidence can always be traced back to the runs behind it.
+guard_evidence = Table(
+    "guard_evidence",
+    Base.metadata,
+    Column("guard_id", ForeignKey("guards.id", ondelete="CASCADE"), primary_key=True),
+    Column("trajectory_id", ForeignKey("trajectories.id", ondelete="CASCADE"), primary_key=True, index=True),
+)

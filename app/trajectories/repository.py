@@ -1,0 +1,135 @@
+"""Every SQL statement on trajectories, their idempotency keys and the worker's queue."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from sqlalchemy import case, func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Trajectory, TrajectoryKey, TrajectoryState
+
+# LISTEN/NOTIFY channel: POST /v1/trajectories notifies it, the workers listen.
+CHANNEL = "genebank_trajectories"
+
+
+async def listen(conn: psycopg.AsyncConnection[Any]) -> None:
+    """Subscribe an autocommit connection to the channel the API notifies on."""
+    await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+
+
+class TrajectoryRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def insert_if_new(self, values: dict[str, Any]) -> uuid.UUID | None:
+        """Insert a trajectory; None when one with the same content hash exists (or is being inserted)."""
+        stmt = (
+            pg_insert(Trajectory)
+            .values(**values)
+            .on_conflict_do_nothing(index_elements=[Trajectory.content_hash])
+            .returning(Trajectory.id)
+        )
+        inserted: uuid.UUID | None = (await self.session.execute(stmt)).scalar_one_or_none()
+        return inserted
+
+    async def id_by_hash(self, content_hash: str) -> uuid.UUID | None:
+        found: uuid.UUID | None = await self.session.scalar(
+            select(Trajectory.id).where(Trajectory.content_hash == content_hash)
+        )
+        return found
+
+    async def get(self, trajectory_id: uuid.UUID) -> Trajectory | None:
+        return await self.session.get(Trajectory, trajectory_id)
+
+    async def state_of(self, trajectory_id: uuid.UUID) -> str:
+        state: str | None = await self.session.scalar(
+            select(Trajectory.state).where(Trajectory.id == trajectory_id)
+        )
+        assert state is not None
+        return state
+
+    async def key(self, key: str) -> TrajectoryKey | None:
+        return await self.session.get(TrajectoryKey, key)
+
+    async def remember_key(self, key: str, trajectory_id: uuid.UUID, content_hash: str) -> TrajectoryKey:
+        """Record the key, or return what a concurrent request already recorded under it."""
+        await self.session.execute(
+            pg_insert(TrajectoryKey)
+            .values(key=key, trajectory_id=trajectory_id, content_hash=content_hash)
+            .on_conflict_do_nothing(index_elements=[TrajectoryKey.key])
+        )
+        stored = await self.session.scalar(
+            select(TrajectoryKey).where(TrajectoryKey.key == key).execution_options(populate_existing=True)
+        )
+        assert stored is not None
+        return stored
+
+    async def notify_pending(self) -> None:
+        # Delivered when the transaction commits, so a worker never wakes up before the row is visible.
+        await self.session.execute(select(func.pg_notify(CHANNEL, "")))
+
+    async def claim_next(self, max_attempts: int) -> Trajectory | None:
+        """Lock the oldest pending trajectory that no other transaction holds (the job's claim)."""
+        stmt = (
+            select(Trajectory)
+            .where(Trajectory.state == TrajectoryState.pending.value, Trajectory.attempts < max_attempts)
+            .order_by(Trajectory.received_at, Trajectory.id)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+            .execution_options(populate_existing=True)
+        )
+        return await self.session.scalar(stmt)
+
+    async def finish(
+        self,
+        trajectory_id: uuid.UUID,
+        *,
+        state: TrajectoryState,
+        reason: str,
+        gene_id: str | None = None,
+        asset_id: str | None = None,
+    ) -> None:
+        await self.session.execute(
+            update(Trajectory)
+            .where(Trajectory.id == trajectory_id)
+            .values(
+                state=state.value,
+                state_reason=reason,
+                result_gene_id=gene_id,
+                result_asset_id=asset_id,
+                # The end of the job (not the start of its transaction): the moment it was merged.
+                processed_at=func.clock_timestamp(),
+            )
+        )
+
+    async def record_failure(self, trajectory_id: uuid.UUID, error: str, max_attempts: int) -> bool:
+        """Count a failed attempt; past the limit the trajectory is rejected. True when it was rejected."""
+        exhausted = Trajectory.attempts + 1 >= max_attempts
+        result = await self.session.execute(
+            update(Trajectory)
+            .where(Trajectory.id == trajectory_id, Trajectory.state == TrajectoryState.pending.value)
+            .values(
+                attempts=Trajectory.attempts + 1,
+                last_error=error,
+                state=case((exhausted, TrajectoryState.rejected.value), else_=TrajectoryState.pending.value),
+                state_reason=case(
+                    (exhausted, f"processing failed {max_attempts} times; last error: {error}"), else_=None
+                ),
+                processed_at=case((exhausted, func.now()), else_=None),
+            )
+            .returning(Trajectory.state)
+        )
+        return result.scalar_one_or_none() == TrajectoryState.rejected.value
+
+    async def count_pending(self) -> int:
+        count = await self.session.scalar(
+            select(func.count())
+            .select_from(Trajectory)
+            .where(Trajectory.state == TrajectoryState.pending.value)
+        )
+        return int(count or 0)

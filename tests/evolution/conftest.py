@@ -1,0 +1,24 @@
+"""Fixtures for worker tests: jobs commit, so they run on a scratch database of their own."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app import migrate
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+
+
+@pytest.fixture
+async def committed(scratch_url: str, settings: Settings) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """A sessionmaker on a freshly migrated scratch database; what a test commits stays committed."""
+    await asyncio.to_thread(migrate.upgrade, scratch_url)
+    engine = create_engine(scratch_url, settings)
+    try:
+        yield create_sessionmaker(engine)
+    finally:
+        await engine.dispose()

@@ -1,0 +1,116 @@
+"""Guard merge rules on written cases, with the real embedding model."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+
+from app.embeddings import EmbeddingService
+from app.evolution.merge import GUARD_MERGE_THRESHOLD, GuardEntry, Vector, plan_merge
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
+async def _vectors(embeddings: EmbeddingService, texts: list[str]) -> list[Vector]:
+    return list(await embeddings.embed_texts(texts))
+
+
+def _entry(
+    text: str, vector: Vector, evidence: int, minutes: int, guard_id: int, kept: bool = True
+) -> GuardEntry:
+    moment = T0 + timedelta(minutes=minutes)
+    return GuardEntry(
+        id=guard_id,
+        text=text,
+        vector=vector,
+        evidence=evidence,
+        kept=kept,
+        first_seen=moment,
+        last_seen=moment,
+    )
+
+
+async def test_paraphrased_guards_merge_and_different_ones_do_not(embeddings: EmbeddingService) -> None:
+    existing_texts = [
+        "Do not raise the global pytest timeout: the verifier caps runtime at 60 s",
+        "Avoid calling the live API from tests; mock the HTTP layer with respx instead",
+        "Avoid comparing floats with == in tests; use pytest.approx.",
+    ]
+    incoming_texts = [
+        "Don't increase pytest's global timeout, because the verifier caps the runtime at 60 seconds",
+        "Do not hit the real API in tests: mock HTTP calls with respx",
+        # A near-miss: same vocabulary, the opposite advice.
+        "Avoid pytest.approx for integer counts and lengths; exact equality is the right check there.",
+    ]
+    vectors = await _vectors(embeddings, existing_texts + incoming_texts)
+    existing = [_entry(text, vectors[i], 1, i, guard_id=i + 1) for i, text in enumerate(existing_texts)]
+    now = T0 + timedelta(hours=1)
+    plan = plan_merge(existing, list(zip(incoming_texts, vectors[3:], strict=True)), now)
+
+    assert [(m.incoming, m.into.text) for m in plan.merged] == list(
+        zip(incoming_texts[:2], existing_texts[:2], strict=True)
+    )
+    assert all(m.similarity >= GUARD_MERGE_THRESHOLD and m.counted for m in plan.merged)
+    assert [g.text for g in plan.added] == [incoming_texts[2]]
+    assert [g.evidence for g in existing] == [2, 2, 1]
+    assert existing[0].last_seen == now
+    # Evidence first, then the most recently seen: the new guard leads the guards with evidence 1.
+    assert plan.avoid == [existing_texts[1], existing_texts[0], incoming_texts[2], existing_texts[2]]
+
+
+async def test_one_trajectory_is_one_piece_of_evidence(embeddings: EmbeddingService) -> None:
+    texts = [
+        "Avoid calling the live API from tests; mock the HTTP layer with respx instead",
+        "Do not hit the real API in tests: mock HTTP calls with respx",
+        "Avoid calling the live API from tests; mock the HTTP layer with respx instead",
+    ]
+    vectors = await _vectors(embeddings, texts)
+    existing = [_entry(texts[0], vectors[0], 3, 0, guard_id=7)]
+    plan = plan_merge(existing, list(zip(texts[1:], vectors[1:], strict=True)), T0 + timedelta(hours=1))
+    assert existing[0].evidence == 4
+    assert [m.counted for m in plan.merged] == [True, False]
+    assert plan.touched == [existing[0]] and plan.added == []
+
+    # Two paraphrases new to the Gene become one guard, counted once.
+    fresh = plan_merge([], list(zip(texts[:2], vectors[:2], strict=True)), T0)
+    assert [g.text for g in fresh.added] == [texts[0]] and fresh.added[0].evidence == 1
+    assert len(fresh.touched) == 1
+
+
+def test_the_cap_drops_the_lowest_evidence_then_the_least_recently_seen() -> None:
+    rng = np.random.default_rng(7)
+
+    def unit() -> Vector:
+        vector = rng.normal(size=384).astype(np.float32)
+        return vector / np.linalg.norm(vector)
+
+    # 12 kept guards: evidence 3 for the first four, 1 for the rest; g4 is the oldest of the 1s.
+    existing = [_entry(f"g{i}", unit(), 3 if i < 4 else 1, minutes=i, guard_id=i + 1) for i in range(12)]
+    now = T0 + timedelta(days=1)
+    plan = plan_merge(existing, [("a brand new warning", unit())], now)
+    assert [g.text for g in plan.dropped] == ["g4"]
+    assert not existing[4].kept
+    assert len(plan.kept) == 12 and plan.avoid[:4] == ["g3", "g2", "g1", "g0"]
+    assert plan.avoid[4] == "a brand new warning"
+
+    # The dropped warning is seen again: its evidence counts, it outranks the guards with evidence 1
+    # and comes back, and the least recently seen of those (g5) makes room.
+    newcomer = plan.added[0]
+    newcomer.id = 100
+    plan = plan_merge(
+        [*existing, newcomer], [("g4 seen again", existing[4].vector)], now + timedelta(hours=1)
+    )
+    assert existing[4].evidence == 2 and existing[4].kept
+    assert plan.revived == [existing[4]]
+    assert [g.text for g in plan.dropped] == ["g5"]
+    assert plan.avoid[4] == "g4" and len(plan.avoid) == 12
+
+
+def test_a_new_guard_can_be_dropped_at_once_when_everything_else_has_more_evidence() -> None:
+    vectors = np.eye(13, 384, dtype=np.float32)
+    existing = [_entry(f"g{i}", vectors[i], 2, minutes=i, guard_id=i + 1) for i in range(12)]
+    plan = plan_merge(existing, [("newcomer", vectors[12])], T0 + timedelta(days=1))
+    assert [g.text for g in plan.added] == ["newcomer"]
+    assert [g.text for g in plan.dropped] == ["newcomer"]
+    assert plan.avoid == [f"g{i}" for i in reversed(range(12))]

@@ -1,0 +1,337 @@
+"""One worker job at a time, in the test's transaction: routing, founding, merging, versions, events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.embeddings import EmbeddingService
+from app.evolution.service import EvolutionService, JobResult
+from app.gep.canonical import compute_asset_id
+from app.gep.document import GeneDocument
+from app.models import Gene, GeneVersion, Guard, Trajectory, guard_evidence
+from app.trajectories.service import trajectory_service
+from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
+from tests.factories import BASE_GENE, gene_doc, publish_payload
+
+GENE_ID = BASE_GENE["id"]
+PUBLISHED_GUARD = BASE_GENE["avoid"][0]
+LIVE_API = "Avoid calling the live API from tests; mock the HTTP layer with respx instead"
+LIVE_API_PARAPHRASE = "Do not hit the real API in tests: mock HTTP calls with respx"
+CLOSE_TO_THE_GENE = "Stabilise the pytest suite of an HTTP client that fails when the network is unavailable"
+MATH_TASK = {
+    "id": "math-0007",
+    "family": "math_reasoning",
+    "description": "Find the probability of drawing two aces without replacement from a 52-card deck",
+}
+MATH_STEPS = [
+    {
+        "action": "multiply 4/52 by 4/52",
+        "ok": False,
+        "error": "AnswerMismatchError: got 1/169",
+        "correction": "use 4/52 * 3/51: the first ace is not put back",
+    },
+    {"action": "compute 4/52 * 3/51 = 1/221", "ok": True},
+]
+
+
+async def _run(session: AsyncSession, embeddings: EmbeddingService, **overrides: Any) -> JobResult:
+    submitted = await trajectory_service.submit(session, trajectory_in(**overrides))
+    result = await EvolutionService(actor="test").process_next(session, embeddings)
+    assert result is not None and result.trajectory_id == submitted.id
+    return result
+
+
+async def _publish(client: httpx.AsyncClient, **gene: Any) -> dict[str, Any]:
+    response = await client.post("/v1/genes", json=publish_payload(gene=gene_doc(**gene)))
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+async def test_passed_run_for_its_target_adds_a_guard_in_a_new_version(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    v1 = await _publish(client)
+    result = await _run(session, embeddings, gene_id=GENE_ID, guards=[LIVE_API])
+    assert (result.state, result.gene_id, result.new_version) == ("merged", GENE_ID, 2)
+
+    gene = (await client.get(f"/v1/genes/{GENE_ID}")).json()
+    assert gene["version"] == 2 and gene["asset_id"] == result.asset_id
+    assert gene["parent_asset_id"] == v1["asset_id"] == gene["document"]["parent"]
+    # The newest guard leads among equal evidence; the strategy is untouched.
+    assert gene["document"]["avoid"] == [LIVE_API, PUBLISHED_GUARD]
+    assert gene["document"]["strategy"] == BASE_GENE["strategy"]
+    assert gene["provenance"]["trajectory_ids"] == [str(result.trajectory_id)]
+    assert gene["provenance"]["task"]["id"] == "code-0042"
+    assert compute_asset_id({k: v for k, v in gene["document"].items() if k != "asset_id"}) == result.asset_id
+
+    state = (await client.get(f"/v1/trajectories/{result.trajectory_id}")).json()
+    assert state["state"] == "merged" and state["gene_id"] == GENE_ID and state["asset_id"] == result.asset_id
+    assert "1 guard(s) added" in state["reason"]
+
+    events = (await client.get(f"/v1/genes/{GENE_ID}/events")).json()["items"]
+    assert [e["kind"] for e in events] == ["published", "merged"]
+    merged = events[1]
+    assert merged["trajectory_ids"] == [str(result.trajectory_id)]
+    assert [g["text"] for g in merged["guards_added"]] == [LIVE_API]
+    assert (merged["old_asset_id"], merged["new_asset_id"]) == (v1["asset_id"], result.asset_id)
+    assert (merged["old_version"], merged["new_version"]) == (1, 2)
+
+    lineage = (await client.get(f"/v1/genes/{GENE_ID}/lineage")).json()["items"]
+    assert [(v["version"], v["change"]) for v in lineage] == [(1, "published"), (2, "merged")]
+    assert lineage[1]["parent_asset_id"] == lineage[0]["asset_id"]
+    assert lineage[1]["trajectory_ids"] == [str(result.trajectory_id)]
+    assert lineage[1]["guards_added"] == [LIVE_API]
+
+    guards = (await client.get(f"/v1/genes/{GENE_ID}/guards")).json()["items"]
+    assert [(g["text"], g["evidence"], g["trajectories"], g["kept"]) for g in guards] == [
+        (LIVE_API, 1, 1, True),
+        (PUBLISHED_GUARD, 1, 0, True),
+    ]
+
+
+async def test_a_paraphrase_only_adds_evidence_and_no_version(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    await _publish(client)
+    first = await _run(session, embeddings, gene_id=GENE_ID, guards=[LIVE_API])
+    second = await _run(
+        session,
+        embeddings,
+        gene_id=GENE_ID,
+        guards=[LIVE_API_PARAPHRASE],
+        task={
+            "id": "code-0043",
+            "family": "code_generation",
+            "description": "Run a REST client's tests offline",
+        },
+    )
+    assert second.state == "merged" and second.new_version is None
+    assert second.asset_id == first.asset_id
+    assert "document unchanged" in second.reason
+    guard = await session.scalar(select(Guard).where(Guard.text == LIVE_API))
+    assert guard is not None and guard.evidence_count == 2
+    linked = await session.scalars(
+        select(guard_evidence.c.trajectory_id).where(guard_evidence.c.guard_id == guard.id)
+    )
+    assert set(linked) == {first.trajectory_id, second.trajectory_id}
+    assert await session.scalar(select(func.count()).select_from(GeneVersion)) == 2
+
+    event = (await client.get(f"/v1/genes/{GENE_ID}/events")).json()["items"][-1]
+    assert event["guards_added"] == [] and event["old_asset_id"] == event["new_asset_id"]
+    [merged] = event["guards_merged"]
+    assert (merged["incoming"], merged["text"], merged["evidence"]) == (LIVE_API_PARAPHRASE, LIVE_API, 2)
+
+
+async def test_a_run_that_changes_nothing_writes_no_version(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    v1 = await _publish(client)
+    steps = [{"action": "add respx mocks", "ok": True}]
+    result = await _run(session, embeddings, gene_id=GENE_ID, steps=steps)
+    assert result.state == "merged" and result.asset_id == v1["asset_id"] and result.new_version is None
+    assert await session.scalar(select(func.count()).select_from(GeneVersion)) == 1
+
+
+async def test_failed_run_adds_guards_only_and_keeps_the_strategy(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    await _publish(client)
+    result = await _run(session, embeddings, gene_id=GENE_ID, verifier=FAILED_VERIFIER)
+    assert result.state == "merged" and result.new_version == 2
+    gene = (await client.get(f"/v1/genes/{GENE_ID}")).json()
+    document = gene["document"]
+    assert document["strategy"] == BASE_GENE["strategy"] and document["summary"] == BASE_GENE["summary"]
+    # Extracted from the failed step's correction and from the verifier's error.
+    assert document["avoid"][1] == (
+        "when verified by pytest, avoid AssertionError: expected 3 retries, got 0 in test_retry_on_503"
+    )
+    assert document["avoid"][0].startswith("when ConnectionError: HTTPSConnectionPool(host='api.example.com'")
+    assert document["avoid"][0].endswith(
+        "instead mock the HTTP layer with respx instead of calling the live API"
+    )
+    assert gene["provenance"]["verifier"]["passed"] is False
+    # The strategy's author still stands behind the version.
+    assert gene["provenance"]["producer_model"] == BASE_GENE["model_name"]
+
+
+async def test_semantic_match_routes_a_run_without_target(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    await _publish(client)
+    task = {"id": "code-0099", "family": "code_generation", "description": CLOSE_TO_THE_GENE}
+    result = await _run(session, embeddings, task=task, guards=[LIVE_API])
+    assert result.state == "merged" and result.gene_id == GENE_ID
+    assert "semantic match" in result.reason
+    event = (await client.get(f"/v1/genes/{GENE_ID}/events")).json()["items"][-1]
+    assert event["details"]["routed_by"] == "semantic match"
+    assert event["details"]["route_similarity"] >= 0.65
+
+
+async def test_failed_run_without_a_matching_gene_is_rejected(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    await _publish(client)
+    result = await _run(session, embeddings, task=MATH_TASK, steps=MATH_STEPS, verifier=FAILED_VERIFIER)
+    assert result.state == "rejected"
+    state = (await client.get(f"/v1/trajectories/{result.trajectory_id}")).json()
+    assert state["state"] == "rejected" and state["gene_id"] is None
+    assert "no Gene matches this failed run" in state["reason"]
+    assert await session.scalar(select(func.count()).select_from(Gene)) == 1
+
+
+async def test_other_task_families_are_not_matched(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    await _publish(client)
+    task = {"id": "rule-0001", "family": "rule_following", "description": CLOSE_TO_THE_GENE}
+    result = await _run(session, embeddings, task=task)
+    assert result.state == "merged" and result.gene_id != GENE_ID
+    assert result.new_version == 1
+
+
+async def test_passed_run_without_match_founds_a_candidate_from_its_draft(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    draft = {
+        "id": "gene_probability_without_replacement",
+        "summary": "Probabilities of draws without replacement: multiply the shrinking conditional fractions",
+        "signals_match": ["without replacement", "/two (aces|kings|cards)/i"],
+        "strategy": ["Write each draw's probability given the previous draws", "Multiply and simplify"],
+        "validation": ["answer-match --exact"],
+    }
+    result = await _run(session, embeddings, task=MATH_TASK, steps=MATH_STEPS, gene_draft=draft)
+    assert (result.state, result.gene_id, result.new_version) == ("merged", draft["id"], 1)
+    gene = (await client.get(f"/v1/genes/{draft['id']}")).json()
+    assert gene["status"] == "candidate" and gene["task_family"] == "math_reasoning"
+    document = gene["document"]
+    for key in ("summary", "signals_match", "strategy", "validation"):
+        assert document[key] == draft[key]
+    assert document["constraints"] == {"max_files": 10, "forbidden_paths": [".git"]}
+    assert document["model_name"] == "claude-opus-4-5" and document["category"] == "repair"
+    assert document["avoid"] == [
+        "when AnswerMismatchError: got 1/169, avoid multiply 4/52 by 4/52; "
+        "instead use 4/52 * 3/51: the first ace is not put back"
+    ]
+    assert document["generation_meta"] == {
+        "source": "draft",
+        "task_id": "math-0007",
+        "overcame_errors": ["AnswerMismatchError"],
+    }
+    assert gene["provenance"]["trajectory_ids"] == [str(result.trajectory_id)]
+    events = (await client.get(f"/v1/genes/{draft['id']}/events")).json()["items"]
+    assert [(e["kind"], e["old_asset_id"], e["new_version"]) for e in events] == [("founded", None, 1)]
+
+
+async def test_passed_run_without_draft_founds_a_distilled_gene(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    result = await _run(session, embeddings, task=MATH_TASK, steps=MATH_STEPS)
+    assert result.state == "merged" and result.gene_id is not None
+    trajectory = await session.get(Trajectory, result.trajectory_id)
+    assert trajectory is not None
+    assert (
+        result.gene_id
+        == f"gene_math_reasoning_find_probability_drawing_two_aces_{trajectory.content_hash[7:13]}"
+    )
+    document = (await client.get(f"/v1/genes/{result.gene_id}")).json()["document"]
+    GeneDocument.model_validate(document)
+    assert document["strategy"] == ["compute 4/52 * 3/51 = 1/221"]
+    assert document["signals_match"] == ["AnswerMismatchError"]
+    assert document["validation"] == ["pytest"]
+    assert document["summary"] == MATH_TASK["description"]
+    assert document["generation_meta"]["source"] == "distilled"
+
+
+async def test_unknown_or_revoked_targets_reject_the_run(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    unknown = await _run(session, embeddings, gene_id="gene_nobody_published")
+    assert unknown.state == "rejected" and "does not exist" in unknown.reason
+
+    await _publish(client)
+    await session.execute(update(Gene).where(Gene.id == GENE_ID).values(status="revoked"))
+    revoked = await _run(session, embeddings, gene_id=GENE_ID, guards=[LIVE_API])
+    assert revoked.state == "rejected" and "revoked" in revoked.reason
+    assert await session.scalar(select(func.count()).select_from(Guard)) == 0
+
+
+async def test_the_cap_drops_the_least_recently_seen_guard_and_records_it(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    topics = [
+        "retry the flaky test in a loop",
+        "commit the generated coverage files",
+        "pin the transitive dependency by hand",
+        "delete the lockfile to resolve conflicts",
+        "disable the linter for the whole module",
+        "mark the failing test as expected to fail",
+        "print debug output to stdout in tests",
+        "use sleep to wait for the server",
+        "catch every exception in the request handler",
+        "edit files under the vendored directory",
+        "run the suite with network access",
+        "write test fixtures into the repository root",
+    ]
+    avoid = [f"Do not {topic}" for topic in topics]
+    await _publish(client, avoid=avoid)
+    result = await _run(session, embeddings, gene_id=GENE_ID, guards=[LIVE_API])
+    assert result.new_version == 2
+    document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
+    # The published order is kept among equal evidence; the new guard leads; the last one goes.
+    assert document["avoid"] == [LIVE_API, *avoid[:11]]
+    event = (await client.get(f"/v1/genes/{GENE_ID}/events")).json()["items"][-1]
+    assert [(d["text"], d["reason"]) for d in event["guards_dropped"]] == [(avoid[11], "cap")]
+    dropped = await session.scalar(select(Guard).where(Guard.text == avoid[11]))
+    assert dropped is not None and not dropped.kept and dropped.dropped_at is not None
+
+    # The dropped warning comes up again: found among the dropped guards, its evidence grows to 2,
+    # it outranks the guards with evidence 1 and returns; the least recently seen of those leaves.
+    again = await _run(
+        session,
+        embeddings,
+        gene_id=GENE_ID,
+        guards=[avoid[11]],
+        task={"id": "code-0051", "family": "code_generation", "description": "Write fixtures elsewhere"},
+    )
+    assert again.new_version == 3
+    document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
+    assert document["avoid"] == [avoid[11], LIVE_API, *avoid[:10]]
+    event = (await client.get(f"/v1/genes/{GENE_ID}/events")).json()["items"][-1]
+    assert [(m["text"], m["evidence"]) for m in event["guards_merged"]] == [(avoid[11], 2)]
+    assert [d["text"] for d in event["guards_dropped"]] == [avoid[10]]
+    await session.refresh(dropped)
+    assert dropped.kept and dropped.evidence_count == 2 and dropped.dropped_at is None
+
+
+async def test_a_published_version_that_edits_avoid_is_followed(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    await _publish(client)
+    merged = await _run(session, embeddings, gene_id=GENE_ID, guards=[LIVE_API])
+    # A maintainer publishes a version that removes the merged guard and writes another one.
+    edited = gene_doc(parent=merged.asset_id, avoid=["Do not commit recorded cassettes with real tokens"])
+    assert (await client.post("/v1/genes", json=publish_payload(gene=edited))).status_code == 201
+    result = await _run(
+        session,
+        embeddings,
+        gene_id=GENE_ID,
+        guards=["Never push to the main branch without review"],
+        task={"id": "code-0050", "family": "code_generation", "description": "Fix a CI pipeline"},
+    )
+    document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
+    assert document["avoid"] == [
+        "Never push to the main branch without review",
+        "Do not commit recorded cassettes with real tokens",
+    ]
+    assert result.new_version == 4
+    event = (await client.get(f"/v1/genes/{GENE_ID}/events")).json()["items"]
+    assert [e["kind"] for e in event] == ["published", "merged", "published", "merged"]
+    assert [g["text"] for g in event[2]["guards_added"]] == [
+        "Do not commit recorded cassettes with real tokens"
+    ]
+    assert {g["text"] for g in event[2]["guards_dropped"]} == {LIVE_API, PUBLISHED_GUARD}
