@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     # onnx-int8: quantized weights, faster still (cosine against fp32 in bench/embedding.py).
     embedding_backend: Literal["torch", "onnx", "onnx-int8"] = "torch"
     embedding_cache_size: int = Field(default=4096, ge=0)
+    # One thread per encode: on a box shared with PostgreSQL, two threads spinning for two cores made
+    # single-query encodes 3-15x slower at the median whenever anything else ran (bench notes, README).
+    embedding_threads: int = Field(default=1, ge=1, le=64)
 
     # Search (see app/search/service.py; thresholds tuned with bench/search_quality.py).
     search_candidates: int = Field(default=50, ge=10, le=500)

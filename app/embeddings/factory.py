@@ -10,7 +10,11 @@ def load_embedder(settings: Settings) -> Embedder:
     if settings.embedding_backend == "torch":
         from app.embeddings.torch_backend import SentenceTransformerEmbedder
 
-        return SentenceTransformerEmbedder()
+        return SentenceTransformerEmbedder(threads=settings.embedding_threads)
     from app.embeddings.onnx_backend import OnnxEmbedder
 
-    return OnnxEmbedder(settings.data_dir / "models", quantized=settings.embedding_backend == "onnx-int8")
+    return OnnxEmbedder(
+        settings.data_dir / "models",
+        quantized=settings.embedding_backend == "onnx-int8",
+        threads=settings.embedding_threads,
+    )

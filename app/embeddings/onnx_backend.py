@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -49,17 +50,26 @@ def _export_fp32(target: Path) -> None:
     sample = model.tokenizer(["an example", "a second, longer example"], padding=True, return_tensors="pt")
     axes = {name: {0: "batch", 1: "tokens"} for name in _INPUTS}
     tmp = target.with_suffix(".tmp")
+    with warnings.catch_warnings():
+        # The tracer's notes on shapes concern other models; the export is checked by cosine in tests.
+        warnings.simplefilter("ignore")
+        _trace(Pooled().eval(), sample, axes, tmp)
+    os.replace(tmp, target)
+
+
+def _trace(module: Any, sample: Any, axes: dict[str, dict[int, str]], path: Path) -> None:
+    import torch
+
     torch.onnx.export(
-        Pooled().eval(),
+        module,
         tuple(sample[name] for name in _INPUTS),
-        str(tmp),
+        str(path),
         input_names=list(_INPUTS),
         output_names=["embedding"],
         dynamic_axes={**axes, "embedding": {0: "batch"}},
         opset_version=17,
         dynamo=False,
     )
-    os.replace(tmp, target)
 
 
 def ensure_model(models_dir: Path, quantized: bool) -> Path:
@@ -91,7 +101,9 @@ def ensure_model(models_dir: Path, quantized: bool) -> Path:
 
 
 class OnnxEmbedder:
-    def __init__(self, models_dir: Path, *, quantized: bool = False, batch_size: int = 64) -> None:
+    def __init__(
+        self, models_dir: Path, *, quantized: bool = False, batch_size: int = 64, threads: int | None = None
+    ) -> None:
         import onnxruntime
         from tokenizers import Tokenizer
 
@@ -99,7 +111,7 @@ class OnnxEmbedder:
         self.batch_size = batch_size
         path = ensure_model(models_dir, quantized)
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = min(4, os.cpu_count() or 1)
+        options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
         self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self.tokenizer = Tokenizer.from_file(str(bundled_model_dir() / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=MAX_TOKENS)

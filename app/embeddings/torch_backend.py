@@ -12,9 +12,12 @@ from app.embeddings.base import MODEL_NAME, Vectors, bundled_model_dir
 class SentenceTransformerEmbedder:
     name = MODEL_NAME
 
-    def __init__(self, batch_size: int = 64) -> None:
+    def __init__(self, batch_size: int = 64, threads: int | None = None) -> None:
+        import torch
         from sentence_transformers import SentenceTransformer
 
+        if threads is not None:
+            torch.set_num_threads(threads)
         self.batch_size = batch_size
         self.model = SentenceTransformer(str(bundled_model_dir()), device="cpu")
 
