@@ -43,11 +43,24 @@ class Settings(BaseSettings):
     embedding_threads: int = Field(default=1, ge=1, le=64)
 
     # Search (see app/search/service.py; thresholds tuned with bench/search_quality.py).
-    search_candidates: int = Field(default=50, ge=10, le=500)
+    search_candidates: int = Field(default=30, ge=10, le=500)
     search_found_similarity: float = Field(default=0.5, ge=0, le=1)
     search_low_similarity: float = Field(default=0.3, ge=0, le=1)
     search_freshness_half_life_days: float = Field(default=180.0, gt=0)
     search_ef_search: int = Field(default=100, ge=10, le=1000)
+    search_stats_refresh_seconds: float = Field(default=300.0, ge=1)
+
+    # Outcomes and lifecycle (see app/outcomes/quality.py and app/outcomes/service.py).
+    quality_half_life_days: float = Field(default=90.0, gt=0)
+    quality_prior_strength: float = Field(default=4.0, gt=0)
+    quality_lower_quantile: float = Field(default=0.10, gt=0, lt=0.5)
+    promote_min_successes: int = Field(default=5, ge=1)
+    promote_min_consumer_models: int = Field(default=2, ge=1)
+    promote_min_lower_bound: float = Field(default=0.6, ge=0, le=1)
+    deprecate_min_reports: int = Field(default=8, ge=1)
+    deprecate_max_upper_bound: float = Field(default=0.4, ge=0, le=1)
+    negative_transfer_min_reports: int = Field(default=5, ge=1)
+    negative_transfer_margin: float = Field(default=0.2, gt=0, le=1)
 
     # Evolution worker (app/evolution/worker.py). auto: run it inside `genebank serve` only on the
     # embedded database (a single-machine setup); with a server, run `genebank worker` processes.

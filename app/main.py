@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from app import embedded_pg, migrate
 from app.config import Settings
-from app.db import create_engine, create_read_pool, create_sessionmaker
+from app.db import create_engine, create_read_pool, create_sessionmaker, libpq_conninfo
 from app.embeddings import EmbeddingService, load_embedder
 from app.errors import install_error_handlers
 from app.evolution.router import router as evolution_router
@@ -19,7 +19,9 @@ from app.evolution.worker import start_in_process_worker
 from app.genes.router import router as genes_router
 from app.health.router import router as health_router
 from app.jsonbody import BodyLimitMiddleware
+from app.outcomes.router import router as outcomes_router
 from app.search.router import router as search_router
+from app.search.stats import refresh_periodically
 from app.state import Runtime
 from app.trajectories.router import router as trajectories_router
 
@@ -63,9 +65,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         where,
     )
     background_worker = start_in_process_worker(app.state.runtime)
+    term_stats = asyncio.create_task(
+        refresh_periodically(libpq_conninfo(database_url), settings.search_stats_refresh_seconds)
+    )
     try:
         yield
     finally:
+        term_stats.cancel()
         # Before the engine goes: the worker finishes (and commits) the jobs in hand.
         if background_worker is not None:
             await background_worker.shutdown()
@@ -90,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health_router)
     app.include_router(genes_router)
     app.include_router(search_router)
+    app.include_router(outcomes_router)
     app.include_router(trajectories_router)
     app.include_router(evolution_router)
     return app

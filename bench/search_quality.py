@@ -29,7 +29,8 @@ from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
 from app.search.repository import Filters, SearchRepository
 from app.search.schemas import SearchRequest
-from app.search.service import DEFAULT_STATUSES, keyword_query, query_text, search_service
+from app.search.service import DEFAULT_STATUSES, query_text, search_service
+from app.search.stats import refresh_term_stats
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -47,6 +48,16 @@ async def publish(url: str, settings: Settings, embeddings: EmbeddingService) ->
                 await gene_service.publish(session, PublishRequest.model_validate(payload), embeddings)
     finally:
         await engine.dispose()
+    async with await psycopg.AsyncConnection.connect(conninfo(url), autocommit=True) as conn:
+        await refresh_term_stats(conn)
+
+
+async def gene_of(conn: psycopg.AsyncConnection[Any], version_id: int) -> str:
+    row = await (
+        await conn.execute("SELECT gene_id FROM gene_versions WHERE id = %s", (version_id,))
+    ).fetchone()
+    assert row is not None
+    return str(row[0])
 
 
 def mrr_at_10(ranking: list[str], relevant: set[str]) -> float:
@@ -70,19 +81,20 @@ async def rankings(
     response = await search_service.search(conn, request, embeddings, settings)
     hybrid = [result.gene_id for result in response.results]
     text = query_text(request.query, request.signals)
-    rows = await SearchRepository(conn).candidates(
+    repo = SearchRepository(conn)
+    filters = Filters(statuses=DEFAULT_STATUSES)
+    lexical = await repo.lexical(keyword_text=text, signal_text=None, filters=filters, per_stage=10)
+    rows = await repo.candidates(
         query_vector=await embeddings.embed_query(text),
-        keyword_query=keyword_query(text),
-        signal_query=None,
-        filters=Filters(statuses=DEFAULT_STATUSES),
+        extra_ids=[],
+        filters=filters,
         per_stage=10,
         exact=False,
-        with_documents=False,
     )
-    vector = [r["gene_id"] for r in sorted(rows, key=lambda r: r["vector_rank"] or 10**9) if r["vector_rank"]]
-    keyword = [
-        r["gene_id"] for r in sorted(rows, key=lambda r: r["keyword_rank"] or 10**9) if r["keyword_rank"]
-    ]
+    by_id = {int(r["id"]): r["gene_id"] for r in rows}
+    vector = [r["gene_id"] for r in sorted(rows, key=lambda r: int(r["vector_rank"]))]
+    keyword_ids = sorted(lexical["keyword"], key=lambda version_id: lexical["keyword"][version_id])
+    keyword = [by_id.get(i) or await gene_of(conn, i) for i in keyword_ids]
     top_similarity = max((float(r["similarity"]) for r in rows), default=0.0)
     return {"hybrid": hybrid, "vector-only": vector, "keyword-only": keyword}, response.band, top_similarity
 

@@ -6,6 +6,7 @@ from app.models.gene import Gene, GeneStatus
 from app.models.gene_version import GeneVersion, ProvenanceKind
 from app.models.guard import Guard, guard_evidence
 from app.models.idempotency_key import TrajectoryKey
+from app.models.outcome import GeneQuality, GeneStatusChange, Outcome, ProducerReputation
 from app.models.trajectory import Trajectory, TrajectoryState, version_trajectories
 
 __all__ = [
@@ -13,9 +14,13 @@ __all__ = [
     "EventKind",
     "EvolutionEvent",
     "Gene",
+    "GeneQuality",
     "GeneStatus",
+    "GeneStatusChange",
     "GeneVersion",
     "Guard",
+    "Outcome",
+    "ProducerReputation",
     "ProvenanceKind",
     "Trajectory",
     "TrajectoryKey",

@@ -3,9 +3,13 @@
 Stages, each over current versions only (the partial indexes' predicate `valid_to IS NULL`):
 - vector: HNSW nearest neighbours by cosine distance (`<=>`, the index's opclass); iterative scans
   keep filtered queries from starving, and a narrow filter switches to an exact scan;
-- keyword: full-text match of the query's terms (OR), ranked by ts_rank_cd;
-- signals: Genes whose signal words (unstemmed) share a word with the consumer's signals; the exact
-  GEP match of each pattern is decided in Python (app/gep/signals.py), on every candidate.
+- keyword: full-text match (OR) of the query's discriminative lexemes, ranked by ts_rank with the
+  index's weights. Lexemes are taken rarest first while their document frequencies add up to at
+  most a posting budget: an OR of a sentence's every word matches half the corpus, and ranking that
+  half cost 100 ms at 10,000 Genes (bench/search.py), for words that tell nothing apart;
+- signals: Genes whose signal words (unstemmed) share a discriminative word with the consumer's
+  signals, ranked by how many; the exact GEP match of each pattern is decided in Python
+  (app/gep/signals.py), on every candidate of every stage.
 
 Statements are assembled from constant fragments only (column names, stage templates); every value
 travels as a bound parameter, hence the file-wide S608 exemption.
@@ -25,20 +29,35 @@ from app.embeddings.base import Vectors
 
 # Below this many filtered Genes, an exact scan is cheaper than an HNSW walk and cannot starve.
 EXACT_SCAN_LIMIT = 2000
+# Documents a keyword or signal stage may have to rank (sum of the chosen lexemes' frequencies).
+POSTING_BUDGET = 600
+
+
+def _rare_terms(config: str, stats: str, text_param: str) -> str:
+    """A tsquery OR-ing the text's lexemes, rarest first, within the posting budget."""
+    return f"""(SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | '))
+               FROM (SELECT t.lexeme,
+                            sum(coalesce(s.ndoc, 0)) OVER (ORDER BY coalesce(s.ndoc, 0), t.lexeme) AS postings
+                     FROM unnest(to_tsvector('{config}', %({text_param})s)) AS t
+                     LEFT JOIN {stats} s ON s.lexeme = t.lexeme) ranked
+               WHERE postings <= %(budget)s)"""
+
 
 _SELECT_FACTS = """
 SELECT v.id, v.gene_id, v.version, v.asset_id, v.producer_model, v.provenance_kind, v.valid_from,
        v.document -> 'signals_match' AS signals_match, v.document ->> 'summary' AS summary,
        g.category, g.task_family, g.status,
        1 - (v.embedding <=> %(qvec)s) AS similarity,
-       vec_r.r AS vector_rank, kw_r.r AS keyword_rank, (sig.id IS NOT NULL) AS signal_candidate
-       {documents}
+       vec_r.r AS vector_rank,
+       qa.lower_bound AS quality_all, qm.lower_bound AS quality_model, coalesce(qm.demoted, false) AS demoted,
+       pr.successes AS producer_successes, pr.failures AS producer_failures
 FROM candidates c
 JOIN gene_versions v ON v.id = c.id
 JOIN genes g ON g.id = v.gene_id
 LEFT JOIN vec_r ON vec_r.id = c.id
-LEFT JOIN kw_r ON kw_r.id = c.id
-LEFT JOIN sig ON sig.id = c.id
+LEFT JOIN gene_quality qa ON qa.gene_id = v.gene_id AND qa.consumer_model = ''
+LEFT JOIN gene_quality qm ON qm.gene_id = v.gene_id AND qm.consumer_model = %(consumer_model)s
+LEFT JOIN producer_reputation pr ON pr.producer_model = v.producer_model
 """
 
 
@@ -96,17 +115,53 @@ class SearchRepository:
         rows = await self._rows(sql, {**filters.params(), "limit": limit})
         return int(rows[0]["n"])
 
+    async def lexical(
+        self, *, keyword_text: str | None, signal_text: str | None, filters: Filters, per_stage: int
+    ) -> dict[str, dict[int, int]]:
+        """Keyword and signal candidates with their ranks; needs no embedding, so it runs meanwhile."""
+        where = filters.sql()
+        parts = []
+        if keyword_text:
+            parts.append(f"""
+              (SELECT 'keyword' AS stage, id, rank() OVER (ORDER BY score DESC) AS r FROM (
+                 SELECT v.id, ts_rank(v.search_tsv, q.query) AS score
+                 FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
+                      (SELECT {_rare_terms("english", "search_term_stats", "kwq")} AS query) q
+                 WHERE {where} AND q.query IS NOT NULL AND v.search_tsv @@ q.query
+                 ORDER BY score DESC, v.id LIMIT %(n)s) kw)""")
+        if signal_text:
+            parts.append(f"""
+              (SELECT 'signals' AS stage, id, rank() OVER (ORDER BY score DESC) AS r FROM (
+                 SELECT v.id, ts_rank(v.signals_tsv, q.query) AS score
+                 FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
+                      (SELECT {_rare_terms("simple", "signal_term_stats", "sigq")} AS query) q
+                 WHERE {where} AND q.query IS NOT NULL AND v.signals_tsv @@ q.query
+                 ORDER BY score DESC, v.id LIMIT %(n)s) sig)""")
+        found: dict[str, dict[int, int]] = {"keyword": {}, "signals": {}}
+        if not parts:
+            return found
+        params = {
+            **filters.params(),
+            "kwq": keyword_text,
+            "sigq": signal_text,
+            "n": per_stage,
+            "budget": POSTING_BUDGET,
+        }
+        for row in await self._rows(" UNION ALL ".join(parts), params):
+            found[row["stage"]][int(row["id"])] = int(row["r"])
+        return found
+
     async def candidates(
         self,
         *,
         query_vector: Vectors,
-        keyword_query: str | None,
-        signal_query: str | None,
+        extra_ids: list[int],
         filters: Filters,
         per_stage: int,
         exact: bool,
-        with_documents: bool,
+        consumer_model: str | None = None,
     ) -> list[dict[str, Any]]:
+        """The vector stage, then the facts of its candidates together with `extra_ids` (other stages')."""
         where = filters.sql()
         if exact:
             # MATERIALIZED keeps the planner from walking the HNSW index for the ORDER BY.
@@ -120,33 +175,19 @@ class SearchRepository:
               vec AS (SELECT v.id, v.embedding <=> %(qvec)s AS distance
                       FROM gene_versions v JOIN genes g ON g.id = v.gene_id WHERE {where}
                       ORDER BY v.embedding <=> %(qvec)s LIMIT %(n)s)"""
-        kw = "kw AS (SELECT NULL::bigint AS id, NULL::real AS rank WHERE false)"
-        if keyword_query:
-            kw = f"""
-              kw AS (SELECT v.id, ts_rank_cd(v.search_tsv, q.query, 32) AS rank
-                     FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
-                          to_tsquery('english', %(kwq)s) AS q(query)
-                     WHERE {where} AND v.search_tsv @@ q.query
-                     ORDER BY rank DESC, v.id LIMIT %(n)s)"""
-        sig = "sig AS (SELECT NULL::bigint AS id WHERE false)"
-        if signal_query:
-            sig = f"""
-              sig AS (SELECT v.id FROM gene_versions v JOIN genes g ON g.id = v.gene_id
-                      WHERE {where} AND v.signals_tsv @@ to_tsquery('simple', %(sigq)s)
-                      LIMIT %(n)s)"""
         sql = (
-            f"WITH {vec},\n{kw},\n{sig},\n"
-            "vec_r AS (SELECT id, row_number() OVER (ORDER BY distance, id) AS r FROM vec),\n"
-            "kw_r AS (SELECT id, row_number() OVER (ORDER BY rank DESC, id) AS r FROM kw),\n"
-            "candidates AS (SELECT id FROM vec UNION SELECT id FROM kw UNION SELECT id FROM sig)\n"
-            + _SELECT_FACTS.format(documents=", v.document_json" if with_documents else "")
+            f"WITH {vec},\n"
+            # rank(), not row_number(): equally close Genes share a rank instead of splitting by id.
+            "vec_r AS (SELECT id, rank() OVER (ORDER BY distance) AS r FROM vec),\n"
+            "candidates AS (SELECT id FROM vec UNION SELECT unnest(%(extra)s::bigint[]))\n" + _SELECT_FACTS
         )
         params = {
             **filters.params(),
             "qvec": np.asarray(query_vector, dtype=np.float32),
-            "kwq": keyword_query,
-            "sigq": signal_query,
+            "extra": extra_ids,
             "n": per_stage,
+            # NULL matches no per-model row ('' is the all-models row).
+            "consumer_model": consumer_model,
         }
         return await self._rows(sql, params)
 

@@ -56,7 +56,9 @@ class Explanation(BaseModel):
 
     stages: dict[str, StageRank] = Field(description="rank in each retrieval stage and its RRF share")
     relevance: float = Field(description="fused reciprocal-rank relevance, 0..1")
-    quality: float = Field(description="quality estimate used (0.5 is neutral: no outcomes yet)")
+    quality: float = Field(
+        description="lower quantile of the success posterior (before any report: the producer-based prior)"
+    )
     freshness: float = Field(description="exp(-age / half-life) of the current version")
     parts: dict[str, float] = Field(
         description="relevance, quality, provenance and freshness parts of the score"
@@ -77,6 +79,9 @@ class SearchResult(BaseModel):
     provenance_kind: str
     status: str
     signal_hits: list[str] = Field(description="the Gene's signals_match patterns that hit a given signal")
+    demoted_for_consumer_model: bool = Field(
+        description="reports show this consumer model does worse with the Gene than without it"
+    )
     explain: Explanation | None = None
 
 

@@ -1,15 +1,20 @@
 """Hybrid search: three retrieval stages fused by reciprocal rank, then re-ranked by priors.
 
-score = 0.90·relevance + 0.05·quality + 0.03·provenance + 0.02·freshness, where
+score = 0.80·relevance + 0.15·quality + 0.02·provenance + 0.03·freshness, where
 - relevance is the weighted reciprocal-rank fusion, Σ w_stage / (10 + rank), of the vector
   (w 1.0), keyword (w 0.3) and signal (w 0.5) stages, divided by its maximum for the stages in
   play, so it lies in 0..1;
-- quality is the Gene's estimated success (0.5, neutral, until outcomes are reported);
+- quality is the lower quantile of the Gene's success posterior (app/outcomes/quality.py): for the
+  consumer's model when it has reported on this Gene, for all models otherwise, and before any
+  report the prior from the producer's reputation;
 - provenance is 1 for verified trajectories, 0.5 for manual Genes, 0 for reference solutions;
 - freshness is exp(-ln 2 · age / half-life) of the current version.
-Relevance dominates by design: priors order Genes that are about equally relevant. The constants
-were chosen on bench/data (bench/search_quality.py): the vector stage is the strongest single
-signal there, and equal-weight RRF (k = 60) let the keyword stage pull hybrid below vector-only.
+Relevance dominates by design: priors order Genes that are about equally relevant, and proven
+quality (a lower bound of 0.8 against an unreported Gene's 0.2) can lift a Gene over a neighbour one
+rank ahead of it in every stage, not over one that is clearly more relevant. The constants
+were chosen on bench/data (bench/search_quality.py), where the vector stage is the strongest single
+stage. A Gene shown to hurt the consumer's model (negative transfer) ranks after every other result
+and is never matched.
 
 A Gene is `found` when its cosine similarity to the query reaches `search_found_similarity`, or
 when one of its signal patterns hits and the similarity reaches `search_low_similarity`; it is
@@ -19,12 +24,13 @@ reaches `search_low_similarity` the band is `no_match` and no result is returned
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import math
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, Literal
 
 import psycopg
@@ -34,6 +40,7 @@ from app.embeddings import EmbeddingService
 from app.errors import ValidationFailed
 from app.genes.prompt import BudgetTooSmall, render
 from app.gep.signals import matching_patterns
+from app.outcomes.quality import Evidence, posterior
 from app.schemas import decode_cursor, encode_cursor
 from app.search.repository import EXACT_SCAN_LIMIT, Filters, SearchRepository
 from app.search.schemas import (
@@ -51,13 +58,10 @@ from app.search.schemas import (
 
 RRF_K = 10
 STAGE_WEIGHTS = {"vector": 1.0, "keyword": 0.3, "signals": 0.5}
-WEIGHTS = {"relevance": 0.90, "quality": 0.05, "provenance": 0.03, "freshness": 0.02}
+WEIGHTS = {"relevance": 0.80, "quality": 0.15, "provenance": 0.02, "freshness": 0.03}
 PROVENANCE_VALUE = {"verified_trajectory": 1.0, "manual": 0.5, "reference": 0.0}
-NEUTRAL_QUALITY = 0.5
 DEFAULT_STATUSES = ["candidate", "promoted"]
 MAX_OFFSET = 200
-_KEYWORD_TOKENS = re.compile(r"[a-z0-9]+")
-_SIGNAL_TOKENS = re.compile(r"[a-z0-9]{3,}")
 
 
 @dataclass
@@ -70,17 +74,10 @@ class Scored:
     explanation: Explanation
 
 
-def _or_query(tokens: list[str], limit: int = 32) -> str | None:
-    unique = list(dict.fromkeys(tokens))[:limit]
-    return " | ".join(unique) if unique else None
-
-
-def keyword_query(text: str) -> str | None:
-    return _or_query(_KEYWORD_TOKENS.findall(text.lower()))
-
-
-def signal_query(signals: list[str]) -> str | None:
-    return _or_query([token for signal in signals for token in _SIGNAL_TOKENS.findall(signal.lower())])
+@lru_cache(maxsize=1024)
+def _prior_quality(prior_mean: float, strength: float, level: float) -> float:
+    """The quality of a Gene nobody has reported on yet: its producer-based prior's lower quantile."""
+    return posterior(Evidence(0.0, 0.0, datetime.now(UTC)), prior_mean, strength).quantile(level)
 
 
 def query_text(query: str | None, signals: list[str]) -> str:
@@ -115,6 +112,7 @@ class SearchService:
             request,
             query=request.query,
             signals=request.signals,
+            consumer_model=request.consumer_model,
             want=offset + request.k,
             embeddings=embeddings,
             settings=settings,
@@ -140,11 +138,13 @@ class SearchService:
             request,
             query=request.task,
             signals=request.signals,
+            consumer_model=request.consumer_model,
             want=request.k,
             embeddings=embeddings,
             settings=settings,
         )
-        chosen = scored[: request.k]
+        # A Gene that made this consumer model do worse than without it is never handed to it.
+        chosen = [item for item in scored if not item.row["demoted"]][: request.k]
         documents = await SearchRepository(conn).documents([int(item.row["id"]) for item in chosen])
         genes: list[MatchedGene] = []
         remaining = request.max_tokens
@@ -185,28 +185,45 @@ class SearchService:
         *,
         query: str | None,
         signals: list[str],
+        consumer_model: str | None,
         want: int,
         embeddings: EmbeddingService,
         settings: Settings,
     ) -> list[Scored]:
         filters = _filters(request)
         repo = SearchRepository(conn)
-        vector = await embeddings.embed_query(query_text(query, signals))
-        exact = (
-            filters.narrowing and await repo.filtered_count(filters, EXACT_SCAN_LIMIT + 1) <= EXACT_SCAN_LIMIT
-        )
-        kw = keyword_query(query_text(query, signals))
-        sig = signal_query(signals) if signals else None
+        text = query_text(query, signals)
+        per_stage = max(settings.search_candidates, want + 10)
+
+        async def lexical() -> tuple[dict[str, dict[int, int]], bool]:
+            # Runs on the connection while the query is being embedded in the embedder's thread.
+            exact = filters.narrowing and (
+                await repo.filtered_count(filters, EXACT_SCAN_LIMIT + 1) <= EXACT_SCAN_LIMIT
+            )
+            found = await repo.lexical(
+                keyword_text=text,
+                signal_text=" ".join(signals) if signals else None,
+                filters=filters,
+                per_stage=per_stage,
+            )
+            return found, exact
+
+        lexical_task = asyncio.create_task(lexical())
+        try:
+            vector = await embeddings.embed_query(text)
+        finally:
+            lexical_ranks, exact = await lexical_task
         rows = await repo.candidates(
             query_vector=vector,
-            keyword_query=kw,
-            signal_query=sig,
+            extra_ids=sorted(set(lexical_ranks["keyword"]) | set(lexical_ranks["signals"])),
             filters=filters,
-            per_stage=max(settings.search_candidates, want + 10),
+            per_stage=per_stage,
             exact=exact,
-            with_documents=False,
+            consumer_model=consumer_model,
         )
-        stages = ["vector"] + (["keyword"] if kw else []) + (["signals"] if signals else [])
+        stages = (
+            ["vector"] + (["keyword"] if lexical_ranks["keyword"] else []) + (["signals"] if signals else [])
+        )
         best_possible = sum(STAGE_WEIGHTS[stage] for stage in stages) / (RRF_K + 1)
         hits = {int(row["id"]): matching_patterns(row["signals_match"] or [], signals) for row in rows}
         signal_order = sorted(
@@ -222,12 +239,12 @@ class SearchService:
             similarity = float(row["similarity"])
             row_hits = hits[version_id]
             confidence = self._confidence(similarity, bool(row_hits), settings)
-            quality = NEUTRAL_QUALITY
+            quality = self._quality(row, settings)
             if request.min_quality is not None and quality < request.min_quality:
                 continue
             ranks = {
                 "vector": row["vector_rank"],
-                "keyword": row["keyword_rank"],
+                "keyword": lexical_ranks["keyword"].get(version_id),
                 "signals": signal_rank.get(version_id),
             }
             stage_ranks = {
@@ -251,8 +268,23 @@ class SearchService:
             scored.append(Scored(row, score, similarity, confidence, row_hits, explanation))
         if not any(item.similarity >= settings.search_low_similarity for item in scored):
             return []  # nothing plausible: say so rather than offer the least bad Gene
-        scored.sort(key=lambda item: (-item.score, -item.similarity, item.row["gene_id"]))
+        scored.sort(
+            key=lambda item: (item.row["demoted"], -item.score, -item.similarity, item.row["gene_id"])
+        )
         return scored
+
+    @staticmethod
+    def _quality(row: dict[str, Any], settings: Settings) -> float:
+        if row["quality_model"] is not None:
+            return float(row["quality_model"])
+        if row["quality_all"] is not None:
+            return float(row["quality_all"])
+        prior = 0.5
+        successes, failures = row["producer_successes"], row["producer_failures"]
+        if successes is not None:
+            prior = (1 + successes) / (2 + successes + failures)  # the producer's reputation (uniform prior)
+        level = settings.quality_lower_quantile
+        return _prior_quality(round(prior, 3), settings.quality_prior_strength, level)
 
     @staticmethod
     def _confidence(
@@ -287,6 +319,7 @@ class SearchService:
             provenance_kind=row["provenance_kind"],
             status=row["status"],
             signal_hits=item.signal_hits,
+            demoted_for_consumer_model=bool(row["demoted"]),
             explain=item.explanation if explain else None,
         )
 

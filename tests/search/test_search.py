@@ -9,21 +9,25 @@ from typing import Any
 
 import httpx
 import pytest
+from scipy.special import betaincinv
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Gene
+from app.search.stats import refresh_term_stats
 
 DEMO: list[dict[str, Any]] = json.loads(resources.files("app.demo").joinpath("genes.json").read_text())
 
 
 @pytest.fixture
-async def corpus(client: httpx.AsyncClient) -> dict[str, dict[str, Any]]:
+async def corpus(client: httpx.AsyncClient, session: AsyncSession) -> dict[str, dict[str, Any]]:
     published = {}
     for payload in DEMO:
         response = await client.post("/v1/genes", json=payload)
         assert response.status_code == 201, response.text
         published[payload["gene"]["id"]] = {**response.json(), "payload": payload}
+    raw = await (await session.connection()).get_raw_connection()
+    assert await refresh_term_stats(raw.driver_connection)
     return published
 
 
@@ -174,7 +178,8 @@ async def test_explain_parts_add_up_to_the_score(client: httpx.AsyncClient, corp
         stage_sum = sum(stage["contribution"] for stage in explain["stages"].values())
         best = (1.0 + 0.3 + 0.5) / 11  # every stage in play, each at rank 1
         assert math.isclose(explain["relevance"], stage_sum / best, rel_tol=1e-9)
-        assert explain["quality"] == 0.5  # no outcomes reported yet: neutral
+        # No reports yet: the lower 10 % quantile of the prior Beta(2, 2) (producer unknown, mean 0.5).
+        assert math.isclose(explain["quality"], float(betaincinv(2, 2, 0.1)), rel_tol=1e-9)
     scores = [r["score"] for r in body["results"]]
     assert scores == sorted(scores, reverse=True)
     plain = await search(client, query="hanging async tests", signals=["asyncio"], k=5)

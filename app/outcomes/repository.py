@@ -1,0 +1,216 @@
+"""Every SQL statement on outcomes, gene_quality, producer_reputation and gene_status_changes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, case, func, select, text, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import (
+    Gene,
+    GeneQuality,
+    GeneStatusChange,
+    GeneVersion,
+    Outcome,
+    ProducerReputation,
+    Trajectory,
+)
+from app.models.trajectory import version_trajectories
+
+ALL_MODELS = ""
+
+
+class OutcomeRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def now(self) -> datetime:
+        moment = await self.session.scalar(select(func.now()))
+        assert isinstance(moment, datetime)
+        return moment
+
+    async def lock_gene(self, gene_id: str) -> Gene | None:
+        return await self.session.scalar(
+            select(Gene).where(Gene.id == gene_id).with_for_update().execution_options(populate_existing=True)
+        )
+
+    async def version_by_asset(self, asset_id: str) -> GeneVersion | None:
+        return await self.session.scalar(select(GeneVersion).where(GeneVersion.asset_id == asset_id))
+
+    async def insert_outcome(self, values: dict[str, Any]) -> int | None:
+        """The new report's id, or None when this (reporter, task, asset, attempt) was reported before."""
+        stmt = (
+            pg_insert(Outcome)
+            .values(**values)
+            .on_conflict_do_nothing(
+                index_elements=[
+                    Outcome.reporter,
+                    Outcome.task_id,
+                    Outcome.asset_id,
+                    # Literal, not a bound parameter: ON CONFLICT must match the index expression.
+                    func.coalesce(Outcome.attempt_id, text("''")),
+                ]
+            )
+            .returning(Outcome.id)
+        )
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def existing_outcome(
+        self, reporter: str, task_id: str, asset_id: str, attempt_id: str | None
+    ) -> Outcome:
+        stmt = select(Outcome).where(
+            Outcome.reporter == reporter,
+            Outcome.task_id == task_id,
+            Outcome.asset_id == asset_id,
+            func.coalesce(Outcome.attempt_id, "") == (attempt_id or ""),
+        )
+        found = await self.session.scalar(stmt)
+        assert found is not None
+        return found
+
+    async def quality_for_update(self, gene_id: str, consumer_model: str) -> GeneQuality | None:
+        stmt = (
+            select(GeneQuality)
+            .where(GeneQuality.gene_id == gene_id, GeneQuality.consumer_model == consumer_model)
+            .with_for_update()
+        )
+        return await self.session.scalar(stmt)
+
+    async def save_quality(self, row: GeneQuality) -> None:
+        self.session.add(row)
+        await self.session.flush()
+
+    async def reputation_for_update(self, producer_model: str, now: datetime) -> ProducerReputation:
+        await self.session.execute(
+            pg_insert(ProducerReputation)
+            .values(producer_model=producer_model, as_of=now)
+            .on_conflict_do_nothing(index_elements=[ProducerReputation.producer_model])
+        )
+        row = await self.session.scalar(
+            select(ProducerReputation)
+            .where(ProducerReputation.producer_model == producer_model)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        assert row is not None
+        return row
+
+    async def reputation(self, producer_model: str) -> ProducerReputation | None:
+        return await self.session.get(ProducerReputation, producer_model)
+
+    async def reputations(self) -> Sequence[Any]:
+        genes = (
+            select(Gene.producer_model, func.count().label("genes"))
+            .where(Gene.status != "revoked")
+            .group_by(Gene.producer_model)
+            .subquery()
+        )
+        stmt = select(ProducerReputation, func.coalesce(genes.c.genes, 0)).outerjoin(
+            genes, genes.c.producer_model == ProducerReputation.producer_model
+        )
+        rows: Sequence[Any] = (await self.session.execute(stmt)).all()
+        return rows
+
+    async def producers_without_reports(self) -> Sequence[Any]:
+        stmt = (
+            select(Gene.producer_model, func.count())
+            .where(
+                Gene.status != "revoked",
+                ~select(ProducerReputation.producer_model)
+                .where(ProducerReputation.producer_model == Gene.producer_model)
+                .exists(),
+            )
+            .group_by(Gene.producer_model)
+        )
+        return (await self.session.execute(stmt)).all()
+
+    async def successful_models(self, gene_id: str) -> int:
+        stmt = select(func.count(func.distinct(Outcome.consumer_model))).where(
+            Outcome.gene_id == gene_id, Outcome.success.is_(True)
+        )
+        return int(await self.session.scalar(stmt) or 0)
+
+    async def set_status(self, gene_id: str, status: str, message: str) -> None:
+        await self.session.execute(
+            update(Gene)
+            .where(Gene.id == gene_id)
+            .values(status=status, status_message=message, updated_at=func.now())
+        )
+
+    async def record_status_change(self, gene_id: str, old: str, new: str, reason: str, actor: str) -> None:
+        self.session.add(
+            GeneStatusChange(gene_id=gene_id, from_status=old, to_status=new, reason=reason, actor=actor)
+        )
+        await self.session.flush()
+
+    async def status_changes(self, gene_id: str) -> Sequence[GeneStatusChange]:
+        stmt = (
+            select(GeneStatusChange).where(GeneStatusChange.gene_id == gene_id).order_by(GeneStatusChange.id)
+        )
+        return (await self.session.scalars(stmt)).all()
+
+    async def qualities(self, gene_id: str) -> Sequence[GeneQuality]:
+        stmt = select(GeneQuality).where(GeneQuality.gene_id == gene_id).order_by(GeneQuality.consumer_model)
+        return (await self.session.scalars(stmt)).all()
+
+    async def per_version(self, gene_id: str, half_life_days: float) -> Sequence[Any]:
+        """Decayed successes and failures of each version, computed from the reports themselves."""
+        weight = func.power(
+            0.5, func.extract("epoch", func.now() - Outcome.created_at) / (half_life_days * 86400.0)
+        )
+        stmt = (
+            select(
+                GeneVersion.version,
+                GeneVersion.asset_id,
+                GeneVersion.producer_model,
+                func.count(Outcome.id).label("reports"),
+                func.coalesce(func.sum(case((Outcome.success, weight), else_=0.0)), 0.0).label("successes"),
+                func.coalesce(func.sum(case((Outcome.success, 0.0), else_=weight)), 0.0).label("failures"),
+            )
+            .outerjoin(Outcome, Outcome.version_id == GeneVersion.id)
+            .where(GeneVersion.gene_id == gene_id)
+            .group_by(GeneVersion.id)
+            .order_by(GeneVersion.version)
+        )
+        return (await self.session.execute(stmt)).all()
+
+    async def usage(self, gene_id: str) -> Any:
+        saved = Outcome.baseline_tokens - Outcome.tokens_used
+        with_baseline = and_(Outcome.baseline_tokens.is_not(None), Outcome.tokens_used.is_not(None))
+        stmt = select(
+            func.count(Outcome.id).label("reports"),
+            func.count(func.distinct(Outcome.consumer_model)).label("consumer_models"),
+            func.count(func.distinct(Outcome.task_id)).label("tasks"),
+            func.count(Outcome.id).filter(with_baseline).label("reports_with_baseline"),
+            func.coalesce(func.sum(saved).filter(with_baseline), 0).label("tokens_saved"),
+        ).where(Outcome.gene_id == gene_id)
+        return (await self.session.execute(stmt)).one()
+
+    async def discovery_cost(self, gene_id: str) -> Any:
+        """What finding this Gene cost: its trajectories, plus versions published without one."""
+        behind = (
+            select(version_trajectories.c.trajectory_id)
+            .join(GeneVersion, GeneVersion.id == version_trajectories.c.version_id)
+            .where(GeneVersion.gene_id == gene_id)
+        )
+        linked = select(Trajectory.cost_tokens, Trajectory.cost_attempts, Trajectory.cost_seconds).where(
+            Trajectory.id.in_(behind)
+        )
+        unlinked = select(GeneVersion.cost_tokens, GeneVersion.cost_attempts, GeneVersion.cost_seconds).where(
+            GeneVersion.gene_id == gene_id,
+            ~select(version_trajectories.c.version_id)
+            .where(version_trajectories.c.version_id == GeneVersion.id)
+            .exists(),
+        )
+        both = linked.union_all(unlinked).subquery()
+        stmt = select(
+            func.coalesce(func.sum(both.c.cost_tokens), 0).label("tokens"),
+            func.coalesce(func.sum(both.c.cost_attempts), 0).label("attempts"),
+            func.coalesce(func.sum(both.c.cost_seconds), 0.0).label("seconds"),
+            func.count().label("runs"),
+        )
+        return (await self.session.execute(stmt)).one()

@@ -1,0 +1,50 @@
+"""HTTP layer of outcome reports, Gene stats, producers and lifecycle actions."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from app.db import SessionDep
+from app.genes.router import GeneIdPath
+from app.jsonbody import JSONRoute
+from app.outcomes.schemas import LifecycleChange, OutcomeIn, OutcomeRead, ProducerRead, StatsRead, StatusIn
+from app.outcomes.service import outcome_service
+from app.state import settings_of
+
+router = APIRouter(prefix="/v1", tags=["outcomes"], route_class=JSONRoute)
+REPORTER = "anonymous"
+
+
+@router.post(
+    "/genes/{gene_id}/outcomes",
+    status_code=201,
+    response_model=OutcomeRead,
+    responses={200: {"model": OutcomeRead, "description": "the same report was already made"}},
+)
+async def report_outcome(
+    gene_id: GeneIdPath, body: OutcomeIn, session: SessionDep, request: Request
+) -> JSONResponse:
+    """Report what happened when a consumer used a version of this Gene; updates its quality and status."""
+    reported = await outcome_service.report(session, gene_id, body, REPORTER, settings_of(request))
+    return JSONResponse(
+        reported.outcome.model_dump(mode="json"), status_code=201 if reported.created else 200
+    )
+
+
+@router.get("/genes/{gene_id}/stats", response_model=StatsRead)
+async def gene_stats(gene_id: GeneIdPath, session: SessionDep, request: Request) -> StatsRead:
+    """Quality (overall, per consumer model, per version), reuse, tokens saved, discovery cost, history."""
+    return await outcome_service.stats(session, gene_id, settings_of(request))
+
+
+@router.get("/producers", response_model=list[ProducerRead])
+async def producers(session: SessionDep, request: Request) -> list[ProducerRead]:
+    """Producer models ranked by the verified outcomes of their Genes."""
+    return await outcome_service.producers(session, settings_of(request))
+
+
+@router.post("/genes/{gene_id}/status", response_model=LifecycleChange)
+async def set_status(gene_id: GeneIdPath, body: StatusIn, session: SessionDep) -> LifecycleChange:
+    """Promote, deprecate, reinstate or revoke a Gene by hand, with a reason (recorded)."""
+    return await outcome_service.set_status(session, gene_id, body.status, body.reason, actor=REPORTER)

@@ -1,0 +1,289 @@
+"""Search at scale: 10,000 and 100,000 generated Genes.
+
+For each size, in one run:
+- vector-stage recall@10 of the HNSW index against an exact scan (target >= 0.98);
+- baselines: the embedder's encode time for one query, and a raw SQL HNSW query (psycopg, top 10);
+- end-to-end POST /v1/search p50/p95 with 1 client and throughput with 4 clients, against a
+  Genebank server in its own process (query-embedding cache off, so every request embeds);
+- the server's peak RSS with the model loaded.
+Targets at 100,000 Genes: p50 <= 15 ms and p50 <= 2 x (encode + raw HNSW); RSS <= 1.5 GiB.
+
+Genes are generated from bench/data/corpus.jsonl by recombining the strategy steps, signals and
+settings of Genes of the same family; their embeddings are computed in batches and cached in
+$TMPDIR/genebank-bench-vectors between runs. Rows are bulk-inserted and the HNSW index is built
+after loading, as one would for a migration of this size.
+
+    python bench/search.py [--sizes 10000 100000] [--seconds 10] [--backend torch|onnx|onnx-int8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import psycopg
+from harness import LoadResult, conninfo, free_port, post_json, run_load, scratch_database, server
+from pgvector.psycopg import register_vector
+
+from app.config import Settings
+from app.embeddings import load_embedder
+from app.embeddings.base import Embedder
+from app.gep.canonical import canonical_json, compute_asset_id
+from app.search.indexing import embedding_text, signal_words
+
+DATA = Path(__file__).resolve().parent / "data"
+CACHE = Path(tempfile.gettempdir()) / "genebank-bench-vectors"
+SETTINGS_WORDS = [
+    "in CI",
+    "on a laptop",
+    "in production",
+    "in a container",
+    "under load",
+    "on Windows",
+    "nightly",
+]
+
+
+INSERT_VERSION = """
+INSERT INTO gene_versions (gene_id, version, asset_id, canonical_json, document_json, document,
+    producer_model, provenance_kind, task_family, embedding, embedding_model, valid_from,
+    search_tsv, signals_tsv)
+VALUES (%s, 1, %s, %s, %s, %s, %s, %s, %s, %s, 'bench', now(),
+    setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B')
+    || setweight(to_tsvector('english', %s), 'C'), to_tsvector('simple', %s))
+"""
+CREATE_HNSW = """
+CREATE INDEX ix_gene_versions_embedding_hnsw ON gene_versions
+USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64) WHERE valid_to IS NULL
+"""
+
+
+def generate(count: int, seed: int = 7) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    corpus = [json.loads(line) for line in (DATA / "corpus.jsonl").read_text().splitlines() if line.strip()]
+    by_family: dict[str, list[dict[str, Any]]] = {}
+    for payload in corpus:
+        by_family.setdefault(payload["provenance"]["task"]["family"], []).append(payload)
+    rng = random.Random(seed)
+    genes = []
+    for index in range(count):
+        base = corpus[index % len(corpus)]
+        family = base["provenance"]["task"]["family"]
+        donor = rng.choice(by_family[family])
+        gene = dict(base["gene"])
+        gene["id"] = f"{gene['id']}_g{index:06d}"
+        gene["summary"] = f"{gene['summary']} ({rng.choice(SETTINGS_WORDS)})"
+        steps = list(base["gene"]["strategy"])
+        steps.insert(rng.randrange(len(steps) + 1), rng.choice(donor["gene"]["strategy"]))
+        gene["strategy"] = steps[: rng.randint(2, 3)]  # shorter texts keep embedding 100,000 Genes affordable
+        gene["signals_match"] = list(
+            dict.fromkeys(gene["signals_match"] + [rng.choice(donor["gene"]["signals_match"])])
+        )
+        gene.pop("asset_id", None)
+        provenance = dict(base["provenance"])
+        genes.append((gene, provenance))
+    return genes
+
+
+def vectors_for(genes: list[tuple[dict[str, Any], dict[str, Any]]], embedder: Embedder) -> np.ndarray:
+    texts = [embedding_text(gene) for gene, _ in genes]
+    key = hashlib.sha256(("\n".join(texts) + embedder.name).encode()).hexdigest()[:16]
+    path = CACHE / f"{key}.npy"
+    if path.exists():
+        return np.load(path)
+    start = time.perf_counter()
+    vectors = np.concatenate([embedder.encode(texts[i : i + 2048]) for i in range(0, len(texts), 2048)])
+    print(f"  embedded {len(texts)} Genes in {time.perf_counter() - start:.0f} s (batched)", flush=True)
+    CACHE.mkdir(exist_ok=True)
+    np.save(path, vectors)
+    return vectors
+
+
+def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: np.ndarray) -> None:
+    with psycopg.connect(conninfo(url), autocommit=True) as conn:
+        register_vector(conn)
+        conn.execute("DROP INDEX IF EXISTS ix_gene_versions_embedding_hnsw")
+        with conn.cursor() as cur:
+            for start in range(0, len(genes), 1000):
+                chunk = list(zip(genes[start : start + 1000], vectors[start : start + 1000], strict=True))
+                cur.executemany(
+                    "INSERT INTO genes (id, category, task_family, status, current_version, current_asset_id,"
+                    " producer_model) VALUES (%s, %s, %s, 'candidate', 1, %s, %s)",
+                    [
+                        (
+                            g["id"],
+                            g["category"],
+                            p["task"]["family"],
+                            compute_asset_id(g),
+                            p["producer_model"],
+                        )
+                        for (g, p), _ in chunk
+                    ],
+                )
+                rows = []
+                for (gene, provenance), vector in chunk:
+                    asset_id = compute_asset_id(gene)
+                    served = {**gene, "asset_id": asset_id}
+                    rows.append(
+                        (
+                            gene["id"],
+                            asset_id,
+                            canonical_json(gene),
+                            canonical_json(served),
+                            json.dumps(served),
+                            provenance["producer_model"],
+                            provenance["kind"],
+                            provenance["task"]["family"],
+                            vector,
+                            gene["summary"] + " " + signal_words(gene),
+                            " ".join(gene["strategy"]),
+                            " ".join(gene.get("preconditions") or []),
+                            signal_words(gene),
+                        )
+                    )
+                cur.executemany(INSERT_VERSION, rows)
+        start = time.perf_counter()
+        conn.execute("SET maintenance_work_mem = '1GB'")
+        conn.execute(CREATE_HNSW)
+        conn.execute("VACUUM ANALYZE gene_versions")
+        conn.execute("VACUUM ANALYZE genes")
+        for view in ("search_term_stats", "signal_term_stats"):
+            conn.execute(f"REFRESH MATERIALIZED VIEW {view}")
+        print(f"  built the HNSW index in {time.perf_counter() - start:.0f} s", flush=True)
+
+
+def vector_baselines(url: str, query_vectors: np.ndarray, ef_search: int) -> tuple[float, list[float]]:
+    """Recall@10 of HNSW against an exact scan, and raw HNSW query latencies (ms)."""
+    recalls, latencies = [], []
+    hnsw = "SELECT id FROM gene_versions WHERE valid_to IS NULL ORDER BY embedding <=> %s LIMIT 10"
+    exact = (
+        "WITH c AS MATERIALIZED (SELECT id, embedding FROM gene_versions WHERE valid_to IS NULL)"
+        " SELECT id FROM c ORDER BY embedding <=> %s LIMIT 10"
+    )
+    with psycopg.connect(conninfo(url), autocommit=True) as conn:
+        register_vector(conn)
+        conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
+        for vector in query_vectors[:20]:
+            conn.execute(hnsw, (vector,)).fetchall()
+        for vector in query_vectors:
+            start = time.perf_counter()
+            approximate = {row[0] for row in conn.execute(hnsw, (vector,)).fetchall()}
+            latencies.append((time.perf_counter() - start) * 1000)
+            truth = {row[0] for row in conn.execute(exact, (vector,)).fetchall()}
+            recalls.append(len(approximate & truth) / 10)
+    return statistics.mean(recalls), latencies
+
+
+def cycling_requests(bodies: list[bytes]) -> Callable[[random.Random], bytes]:
+    """Each request the next query, so the server embeds a different text every time."""
+    position = 0
+
+    def request(_: random.Random) -> bytes:
+        nonlocal position
+        position += 1
+        return post_json("/v1/search", bodies[position % len(bodies)])
+
+    return request
+
+
+def peak_rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def server_pid(port: int) -> int:
+    import psutil
+
+    for conn in psutil.net_connections("tcp"):
+        if conn.laddr and conn.laddr.port == port and conn.status == "LISTEN" and conn.pid:
+            return int(conn.pid)
+    raise RuntimeError("server process not found")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--backend", choices=["torch", "onnx", "onnx-int8"], default=None)
+    args = parser.parse_args()
+
+    settings = Settings(**({"embedding_backend": args.backend} if args.backend else {}))
+    # Bulk indexing may use every core; queries are then measured with the served thread setting.
+    bulk = load_embedder(settings.model_copy(update={"embedding_threads": os.cpu_count() or 1}))
+    corpora = {size: generate(size) for size in args.sizes}
+    vectors_by_size = {size: vectors_for(corpora[size], bulk) for size in args.sizes}
+    del bulk
+    embedder = load_embedder(settings)
+    queries = [json.loads(line) for line in (DATA / "queries.jsonl").read_text().splitlines() if line.strip()]
+    queries = (queries * (args.queries // len(queries) + 1))[: args.queries]
+    texts = [q["query"] for q in queries]
+    for text in texts[:10]:
+        embedder.encode([text])
+    encode_ms = []
+    for text in texts:
+        start = time.perf_counter()
+        embedder.encode([text])
+        encode_ms.append((time.perf_counter() - start) * 1000)
+    query_vectors = embedder.encode(texts)
+    print(
+        f"backend {settings.embedding_backend} ({embedder.name}, {settings.embedding_threads} thread);"
+        f" {len(texts)} distinct queries"
+    )
+
+    for size in args.sizes:
+        print(f"\n== {size:,} Genes ==", flush=True)
+        genes, vectors = corpora[size], vectors_by_size[size]
+        with scratch_database("genebank_bench_search") as url:
+            load(url, genes, vectors)
+            recall, hnsw_ms = vector_baselines(url, query_vectors, settings.search_ef_search)
+            port = free_port()
+            env = {
+                "GENEBANK_DATABASE_URL": url,
+                "GENEBANK_MIGRATE_ON_START": "false",
+                "GENEBANK_EMBEDDING_CACHE_SIZE": "0",
+                "GENEBANK_EMBEDDING_BACKEND": settings.embedding_backend,
+                "GENEBANK_DATA_DIR": str(settings.data_dir),
+            }
+            command = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
+            with server([*command, "--factory", "app.main:create_app", "--port", str(port)], port, env):
+                bodies = [
+                    json.dumps({"query": q["query"], "signals": q.get("signals") or [], "k": 10}).encode()
+                    for q in queries
+                ]
+                request = cycling_requests(bodies)
+                single: LoadResult = run_load(port, request, clients=1, seconds=args.seconds, warmup=2)
+                four: LoadResult = run_load(port, request, clients=4, seconds=args.seconds, warmup=1)
+                rss = peak_rss_mib(server_pid(port))
+            if single.errors or four.errors:
+                raise RuntimeError(f"{single.errors + four.errors} error responses")
+            encode_p50, hnsw_p50 = statistics.median(encode_ms), statistics.median(hnsw_ms)
+            p50 = single.percentile(50)
+            ef = settings.search_ef_search
+            print(f"  vector-stage recall@10 vs exact scan: {recall:.3f} (target >= 0.98, ef_search {ef})")
+            print(f"  baseline encode p50:       {encode_p50:6.2f} ms")
+            print(f"  baseline raw HNSW p50:     {hnsw_p50:6.2f} ms (p95 {np.percentile(hnsw_ms, 95):.2f})")
+            p95, rate = single.percentile(95), single.throughput
+            print(f"  /v1/search 1 client:  p50 {p50:6.2f} ms, p95 {p95:6.2f} ms, {rate:.0f} req/s")
+            print(f"  /v1/search 4 clients: {four.throughput:.0f} req/s (p50 {four.percentile(50):.2f} ms)")
+            print(f"  p50 / (encode + raw HNSW): {p50 / (encode_p50 + hnsw_p50):.2f} (target <= 2)")
+            print(f"  server peak RSS: {rss:.0f} MiB (target <= 1536)")
+        os.environ.pop("GENEBANK_DATABASE_URL", None)
+
+
+if __name__ == "__main__":
+    main()
