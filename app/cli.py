@@ -1,4 +1,4 @@
-"""The `genebank` command: serve, migrate, demo, worker."""
+"""The `genebank` command: serve, migrate, demo, worker, reembed, keys."""
 
 from __future__ import annotations
 
@@ -6,13 +6,20 @@ import asyncio
 import json
 import logging
 import signal
+import uuid
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
 from importlib import resources
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 import uvicorn
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import migrate as migrations
+from app.auth.bootstrap import CLI
+from app.auth.principal import Role
+from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService, load_embedder
@@ -22,6 +29,7 @@ from app.genes.service import gene_service
 from app.main import create_app, resolve_database
 from app.search.reembed import reembed as reembed_versions
 
+T = TypeVar("T")
 cli = typer.Typer(help="Genebank: a shared registry of verified agent experience.", no_args_is_help=True)
 log = logging.getLogger("genebank")
 
@@ -216,6 +224,84 @@ async def _run_worker(
         return await evolution_worker.run(drain=drain)
     finally:
         await engine.dispose()
+
+
+keys_cli = typer.Typer(help="Manage API keys (consumer, producer, admin).", no_args_is_help=True)
+cli.add_typer(keys_cli, name="keys")
+
+
+def _with_database(job: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T]]) -> T:
+    """Run one job against the configured (or embedded) database, migrated first."""
+    settings = Settings()
+    _configure_logging(settings.log_level)
+    database_url, embedded = resolve_database(settings)
+    try:
+        migrations.upgrade(database_url)
+
+        async def run() -> T:
+            engine = create_engine(database_url, settings)
+            try:
+                return await job(create_sessionmaker(engine))
+            finally:
+                await engine.dispose()
+
+        return asyncio.run(run())
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+class KeyRole(StrEnum):
+    consumer = "consumer"
+    producer = "producer"
+    admin = "admin"
+
+
+@keys_cli.command("create")
+def keys_create(
+    role: Annotated[KeyRole, typer.Option(help="what the key may do", case_sensitive=False)],
+    name: Annotated[str, typer.Option(help="who or what the key is for")],
+) -> None:
+    """Create a key and print it (the only time it is shown)."""
+
+    async def create(sessionmaker: async_sessionmaker[AsyncSession]) -> str:
+        async with sessionmaker.begin() as session:
+            created = await key_service.create(session, name=name, role=Role[role.value], created_by=None)
+            await key_service.audit(session, CLI, "create_key", str(created.key.id))
+            return f"{created.key.id}  {role.value}  {name}\n{created.token}"
+
+    typer.echo(_with_database(create))
+
+
+@keys_cli.command("list")
+def keys_list(all_keys: Annotated[bool, typer.Option("--all", help="include revoked keys")] = False) -> None:
+    """List keys (never the keys themselves: only their public prefix)."""
+
+    async def listing(sessionmaker: async_sessionmaker[AsyncSession]) -> list[str]:
+        async with sessionmaker() as session:
+            keys = await key_service.list_keys(session, include_revoked=all_keys)
+        return [
+            f"{k.id}  {k.role:<8}  gb_{k.prefix}_…  {k.name}"
+            + (f"  revoked {k.revoked_at:%Y-%m-%d}" if k.revoked_at else "")
+            + (f"  last used {k.last_used_at:%Y-%m-%d %H:%M}" if k.last_used_at else "")
+            for k in keys
+        ]
+
+    for line in _with_database(listing) or ["no keys"]:
+        typer.echo(line)
+
+
+@keys_cli.command("revoke")
+def keys_revoke(key_id: Annotated[uuid.UUID, typer.Argument(help="the key's id (see `keys list`)")]) -> None:
+    """Revoke a key: refused from then on (other API processes follow within GENEBANK_KEY_CACHE_SECONDS)."""
+
+    async def revoke(sessionmaker: async_sessionmaker[AsyncSession]) -> str:
+        async with sessionmaker.begin() as session:
+            key = await key_service.revoke(session, key_id)
+            await key_service.audit(session, CLI, "revoke_key", str(key_id))
+            return f"revoked {key.id} ({key.role}, {key.name})"
+
+    typer.echo(_with_database(revoke))
 
 
 def main() -> None:

@@ -62,6 +62,16 @@ class Settings(BaseSettings):
     negative_transfer_min_reports: int = Field(default=5, ge=1)
     negative_transfer_margin: float = Field(default=0.2, gt=0, le=1)
 
+    # Access control (app/auth/). Anonymous callers may read and search only when this is true.
+    anonymous_read: bool = False
+    key_cache_seconds: float = Field(default=5.0, ge=0, le=300)
+    # `limits` rate strings per key (or per client address when anonymous), by endpoint class.
+    rate_limit_reads: str = "1200/minute"
+    rate_limit_search: str = "300/minute"
+    rate_limit_writes: str = "120/minute"
+    # Per process by default; a shared store (e.g. async+redis://host:6379) shares limits across processes.
+    rate_limit_storage: str = "async+memory://"
+
     # Evolution worker (app/evolution/worker.py). auto: run it inside `genebank serve` only on the
     # embedded database (a single-machine setup); with a server, run `genebank worker` processes.
     run_worker: Literal["auto", "true", "false"] = "auto"

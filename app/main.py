@@ -10,6 +10,10 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app import embedded_pg, migrate
+from app.auth.bootstrap import announce, first_admin_key
+from app.auth.middleware import AccessMiddleware
+from app.auth.router import router as admin_router
+from app.auth.service import KeyCache
 from app.config import Settings
 from app.db import create_engine, create_read_pool, create_sessionmaker, libpq_conninfo
 from app.embeddings import EmbeddingService, load_embedder
@@ -57,6 +61,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         embedded=embedded,
         expected_migration=migrate.head_revision(),
     )
+    if embedded is not None and (token := await first_admin_key(app.state.runtime.sessionmaker)):
+        announce(token)
     where = f"embedded PostgreSQL in {embedded.pgdata}" if embedded else "the configured PostgreSQL server"
     log.info(
         "Genebank ready on http://%s:%s (API docs at /docs), database: %s",
@@ -90,13 +96,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="A shared registry of verified agent experience (GEP-compatible Genes)",
         lifespan=lifespan,
     )
+    # Added last, runs first: an oversized body is refused before anyone is authenticated.
+    app.add_middleware(AccessMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.state.settings = settings
+    # Verified keys, shared by the access middleware and key revocation in this process.
+    app.state.key_cache = KeyCache(settings.key_cache_seconds)
     install_error_handlers(app)
     app.include_router(health_router)
     app.include_router(genes_router)
     app.include_router(search_router)
     app.include_router(outcomes_router)
+    app.include_router(admin_router)
     app.include_router(trajectories_router)
     app.include_router(evolution_router)
     return app

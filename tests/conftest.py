@@ -11,7 +11,7 @@ import os
 import shutil
 import tempfile
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,9 +24,11 @@ from fastapi import FastAPI
 from pgvector.psycopg import register_vector_async
 from psycopg import sql
 from sqlalchemy import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from app import embedded_pg, migrate
+from app.auth.principal import Role
+from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker, get_session
 from app.embeddings import EmbeddingService
@@ -77,7 +79,15 @@ def database() -> Iterator[DatabaseInfo]:
 
 @pytest.fixture(scope="session")
 def settings(database: DatabaseInfo) -> Settings:
-    return Settings(database_url=database.url, migrate_on_start=False, data_dir=Path(tempfile.gettempdir()))
+    return Settings(
+        database_url=database.url,
+        migrate_on_start=False,
+        data_dir=Path(tempfile.gettempdir()),
+        # Tests make many calls a minute; the rate-limit tests set their own, small limits.
+        rate_limit_reads="100000/minute",
+        rate_limit_search="100000/minute",
+        rate_limit_writes="100000/minute",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -116,7 +126,11 @@ class SessionBoundPool:
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        raw = await (await self.session.connection()).get_raw_connection()
+        # The bound connection itself, not session.connection(): that would open a SAVEPOINT the next
+        # request's rollback takes down, with whatever (e.g. an audit entry) was written in it.
+        bound = self.session.bind
+        assert isinstance(bound, AsyncConnection)
+        raw = await bound.get_raw_connection()
         conn = raw.driver_connection
         await register_vector_async(conn)
         yield conn
@@ -156,10 +170,42 @@ def app(
 
 
 @pytest.fixture
-async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://genebank.test") as client:
-        yield client
+async def keys(session: AsyncSession) -> dict[str, str]:
+    """A key per role, and a revoked one, inside the test's transaction."""
+    tokens = {}
+    for role in (Role.consumer, Role.producer, Role.admin):
+        created = await key_service.create(session, name=f"test {role.name}", role=role, created_by=None)
+        tokens[role.name] = created.token
+    revoked = await key_service.create(session, name="test revoked", role=Role.admin, created_by=None)
+    await key_service.revoke(session, revoked.key.id)
+    tokens["revoked"] = revoked.token
+    return tokens
+
+
+@pytest.fixture
+async def client_as(
+    app: FastAPI, keys: dict[str, str]
+) -> AsyncIterator[Callable[[str | None], httpx.AsyncClient]]:
+    """Clients by role name ("consumer", "producer", "admin", "revoked"), or None for no key at all."""
+    opened: list[httpx.AsyncClient] = []
+
+    def make(role: str | None) -> httpx.AsyncClient:
+        headers = {"Authorization": f"Bearer {keys[role]}"} if role else {}
+        client = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://genebank.test", headers=headers
+        )
+        opened.append(client)
+        return client
+
+    yield make
+    for client in opened:
+        await client.aclose()
+
+
+@pytest.fixture
+async def client(client_as: Callable[[str | None], httpx.AsyncClient]) -> httpx.AsyncClient:
+    """The admin's client: most tests are about what the API does, not who may ask."""
+    return client_as("admin")
 
 
 @pytest.fixture

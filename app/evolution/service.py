@@ -238,6 +238,8 @@ class EvolutionService:
                 "current_version": 0,
                 "current_asset_id": asset_id,
                 "producer_model": trajectory.producer_model,
+                # The key that sent the founding run owns the Gene, as if it had published it.
+                "owner_key_id": trajectory.submitted_by,
             }
         )
         if not created:

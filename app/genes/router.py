@@ -9,6 +9,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi import status as http
 from fastapi.responses import JSONResponse
 
+from app.auth.dependencies import ProducerKey
 from app.db import SessionDep, read_connection
 from app.errors import ValidationFailed
 from app.genes.schemas import (
@@ -101,8 +102,11 @@ def _as_of(request: Request) -> datetime | None:
     response_model=PublishResponse,
     responses={200: {"model": PublishResponse, "description": "identical document already published"}},
 )
-async def publish_gene(body: PublishRequest, session: SessionDep, request: Request) -> JSONResponse:
-    published = await gene_service.publish(session, body, runtime(request).embeddings)
+async def publish_gene(
+    body: PublishRequest, session: SessionDep, request: Request, producer: ProducerKey
+) -> JSONResponse:
+    """Publish a Gene version; a new lineage belongs to the key that founds it."""
+    published = await gene_service.publish(session, body, runtime(request).embeddings, actor=producer)
     version = published.version
     answer = PublishResponse(
         gene_id=version.gene_id, version=version.version, asset_id=version.asset_id, created=published.created

@@ -10,8 +10,9 @@ from typing import Any
 import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.principal import Principal, Role
 from app.embeddings import EmbeddingService
-from app.errors import AppError, Conflict, Gone, NotFound, ValidationFailed
+from app.errors import AppError, Conflict, Forbidden, Gone, NotFound, ValidationFailed
 from app.evolution.events import published_event
 from app.evolution.repository import EvolutionRepository
 from app.genes.prompt import BudgetTooSmall, RenderedPrompt, render
@@ -39,6 +40,11 @@ class GeneNotFound(NotFound):
 class GeneRevoked(Gone):
     code = "gene-revoked"
     title = "Gene revoked"
+
+
+class NotOwner(Forbidden):
+    code = "not-owner"
+    title = "Not the Gene's owner"
 
 
 class StaleParent(Conflict):
@@ -69,9 +75,18 @@ class VersionSource:
 
 class GeneService:
     async def publish(
-        self, session: AsyncSession, request: PublishRequest, embeddings: EmbeddingService
+        self,
+        session: AsyncSession,
+        request: PublishRequest,
+        embeddings: EmbeddingService,
+        *,
+        actor: Principal | None = None,
     ) -> Published:
-        """Write a new immutable version (or find the identical one); index it for search."""
+        """Write a new immutable version (or find the identical one); index it for search.
+
+        `actor` is the calling key: a new lineage becomes its Gene, and only it or an admin publishes
+        the next versions. None is the command line (demo, benchmarks), which may do anything.
+        """
         raw = request.gene.hashed_fields()
         asset_id = compute_asset_id(raw)
         claimed = request.gene.asset_id
@@ -95,6 +110,7 @@ class GeneService:
                 "current_version": 0,
                 "current_asset_id": asset_id,
                 "producer_model": provenance.producer_model,
+                "owner_key_id": actor.key_id if actor else None,
             }
         )
         gene = await repo.lock_gene(gene_id)
@@ -105,6 +121,15 @@ class GeneService:
                 return Published(existing, created=False)
             if gene.status == GeneStatus.revoked:
                 raise GeneRevoked(f"gene {gene_id} is revoked and takes no new versions")
+            if (
+                actor is not None
+                and not actor.at_least(Role.admin)
+                and gene.owner_key_id is not None
+                and gene.owner_key_id != actor.key_id
+            ):
+                raise NotOwner(
+                    f"gene {gene_id} belongs to another producer; only it or an admin adds versions"
+                )
             if parent != gene.current_asset_id:
                 raise StaleParent(
                     f"gene {gene_id} is at version {gene.current_version} ({gene.current_asset_id}); "
@@ -138,7 +163,7 @@ class GeneService:
             ),
             embeddings,
         )
-        evidence = await self._evidence(repo, request, gene_id, asset_id)
+        evidence = await self._evidence(repo, request, gene_id, asset_id, actor)
         await repo.link_trajectories(version.id, evidence)
         await EvolutionRepository(session).add_event(published_event(previous, version, evidence))
         return Published(version, created=True)
@@ -203,7 +228,12 @@ class GeneService:
         return version
 
     async def _evidence(
-        self, repo: GeneRepository, request: PublishRequest, gene_id: str, asset_id: str
+        self,
+        repo: GeneRepository,
+        request: PublishRequest,
+        gene_id: str,
+        asset_id: str,
+        actor: Principal | None,
     ) -> list[uuid.UUID]:
         provenance = request.provenance
         if provenance.trajectory_id is not None:
@@ -229,6 +259,7 @@ class GeneService:
             state_reason="published inline with its Gene version",
             result_gene_id=gene_id,
             result_asset_id=asset_id,
+            submitted_by=actor.key_id if actor else None,
         )
         return [await repo.add_trajectory(values)]
 

@@ -1,5 +1,7 @@
 """SQLAlchemy models, one module per table. Importing this package registers them all on Base.metadata."""
 
+from app.models.api_key import ApiKey
+from app.models.audit import AuditEntry
 from app.models.base import Base
 from app.models.evolution_event import EventKind, EvolutionEvent
 from app.models.gene import Gene, GeneStatus
@@ -10,6 +12,8 @@ from app.models.outcome import GeneQuality, GeneStatusChange, Outcome, ProducerR
 from app.models.trajectory import Trajectory, TrajectoryState, version_trajectories
 
 __all__ = [
+    "ApiKey",
+    "AuditEntry",
     "Base",
     "EventKind",
     "EvolutionEvent",

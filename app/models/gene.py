@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, Index, Integer, Text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import Base, utcnow_column
@@ -33,5 +34,9 @@ class Gene(Base):
     current_version: Mapped[int] = mapped_column(Integer, nullable=False)
     current_asset_id: Mapped[str] = mapped_column(Text, nullable=False)
     producer_model: Mapped[str] = mapped_column(Text, nullable=False, index=True)
+    # The producer key that founded the lineage: only it (or an admin) publishes its next versions.
+    owner_key_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("api_keys.id", ondelete="SET NULL"), index=True
+    )
     created_at: Mapped[datetime] = utcnow_column()
     updated_at: Mapped[datetime] = utcnow_column()

@@ -63,6 +63,8 @@ class Trajectory(Base):
     gene_draft: Mapped[dict[str, Any] | None] = mapped_column()
     target_gene_id: Mapped[str | None] = mapped_column(Text)
     redaction_count: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    # The producer key that sent it; a Gene founded from it belongs to that key.
+    submitted_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("api_keys.id", ondelete="SET NULL"))
 
     state: Mapped[str] = mapped_column(Text, nullable=False, server_default=TrajectoryState.pending.value)
     state_reason: Mapped[str | None] = mapped_column(Text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from app.auth.dependencies import ConsumerKey
 from app.db import SessionDep
 from app.genes.router import GeneIdPath
 from app.jsonbody import JSONRoute
@@ -13,7 +14,6 @@ from app.outcomes.service import outcome_service
 from app.state import settings_of
 
 router = APIRouter(prefix="/v1", tags=["outcomes"], route_class=JSONRoute)
-REPORTER = "anonymous"
 
 
 @router.post(
@@ -23,10 +23,13 @@ REPORTER = "anonymous"
     responses={200: {"model": OutcomeRead, "description": "the same report was already made"}},
 )
 async def report_outcome(
-    gene_id: GeneIdPath, body: OutcomeIn, session: SessionDep, request: Request
+    gene_id: GeneIdPath, body: OutcomeIn, session: SessionDep, request: Request, consumer: ConsumerKey
 ) -> JSONResponse:
     """Report what happened when a consumer used a version of this Gene; updates its quality and status."""
-    reported = await outcome_service.report(session, gene_id, body, REPORTER, settings_of(request))
+    # Idempotency is per reporting key: the key's id is the reporter.
+    reported = await outcome_service.report(
+        session, gene_id, body, str(consumer.key_id), settings_of(request)
+    )
     return JSONResponse(
         reported.outcome.model_dump(mode="json"), status_code=201 if reported.created else 200
     )
@@ -45,6 +48,8 @@ async def producers(session: SessionDep, request: Request) -> list[ProducerRead]
 
 
 @router.post("/genes/{gene_id}/status", response_model=LifecycleChange)
-async def set_status(gene_id: GeneIdPath, body: StatusIn, session: SessionDep) -> LifecycleChange:
-    """Promote, deprecate, reinstate or revoke a Gene by hand, with a reason (recorded)."""
-    return await outcome_service.set_status(session, gene_id, body.status, body.reason, actor=REPORTER)
+async def set_status(
+    gene_id: GeneIdPath, body: StatusIn, session: SessionDep, caller: ConsumerKey
+) -> LifecycleChange:
+    """Promote, deprecate or reinstate a Gene (admin), or revoke it (admin or its owner), with a reason."""
+    return await outcome_service.set_status(session, gene_id, body.status, body.reason, caller)

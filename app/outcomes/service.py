@@ -8,8 +8,9 @@ from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.principal import Principal, Role
 from app.config import Settings
-from app.errors import Conflict, Gone, NotFound, ValidationFailed
+from app.errors import Conflict, Forbidden, Gone, NotFound, ValidationFailed
 from app.models import Gene, GeneQuality, GeneStatus
 from app.outcomes.quality import Evidence, Posterior, negative_transfer, posterior, reputation
 from app.outcomes.repository import ALL_MODELS, OutcomeRepository
@@ -241,18 +242,25 @@ class OutcomeService:
         gene_id: str,
         target: Literal["candidate", "promoted", "deprecated", "revoked"],
         reason: str,
-        actor: str,
+        caller: Principal,
     ) -> LifecycleChange:
-        """A lifecycle action by hand (an admin, or the owner revoking their Gene)."""
+        """A lifecycle action by hand: any by an admin; revocation also by the Gene's owner."""
         repo = OutcomeRepository(session)
         gene = await repo.lock_gene(gene_id)
         if gene is None:
             raise NotFound(f"no gene with id {gene_id!r}")
+        owner = gene.owner_key_id is not None and gene.owner_key_id == caller.key_id
+        if not caller.at_least(Role.admin) and not (target == GeneStatus.revoked and owner):
+            raise Forbidden(
+                "only an admin sets a Gene's status; its owner may revoke it"
+                if target != GeneStatus.revoked
+                else f"only an admin or the owner of {gene_id} may revoke it"
+            )
         if gene.status == target:
             raise Conflict(f"gene {gene_id} is already {target}")
         if gene.status not in MANUAL_SOURCES[target]:
             raise Conflict(f"gene {gene_id} is {gene.status}: it cannot be set to {target}")
-        return await self.transition(repo, gene, target, reason, actor)
+        return await self.transition(repo, gene, target, reason, caller.name)
 
     async def _read(
         self, repo: OutcomeRepository, outcome_id: int, gene: Gene, settings: Settings

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Header, Request
 from fastapi import status as http
 from fastapi.responses import JSONResponse
 
+from app.auth.dependencies import ProducerKey
 from app.db import SessionDep
 from app.jsonbody import JSONRoute
 from app.trajectories.schemas import TrajectoryAccepted, TrajectoryIn, TrajectoryRead
@@ -35,10 +36,14 @@ IdempotencyKey = Annotated[
     responses={422: {"description": "invalid payload, or an Idempotency-Key reused for other content"}},
 )
 async def submit_trajectory(
-    body: TrajectoryIn, session: SessionDep, request: Request, idempotency_key: IdempotencyKey = None
+    body: TrajectoryIn,
+    session: SessionDep,
+    request: Request,
+    producer: ProducerKey,
+    idempotency_key: IdempotencyKey = None,
 ) -> JSONResponse:
     """Accept a verified run as pending evidence; the evolution worker merges it into a Gene."""
-    submitted = await trajectory_service.submit(session, body, idempotency_key)
+    submitted = await trajectory_service.submit(session, body, idempotency_key, submitter=producer)
     answer = TrajectoryAccepted(id=submitted.id, state=submitted.state, created=submitted.created)
     location = str(request.url_for("get_trajectory", trajectory_id=submitted.id).path)
     return JSONResponse(
@@ -47,6 +52,6 @@ async def submit_trajectory(
 
 
 @router.get("/{trajectory_id}", response_model=TrajectoryRead)
-async def get_trajectory(trajectory_id: uuid.UUID, session: SessionDep) -> TrajectoryRead:
+async def get_trajectory(trajectory_id: uuid.UUID, session: SessionDep, _: ProducerKey) -> TrajectoryRead:
     """Where the run stands: pending, merged (into which Gene and version) or rejected (and why)."""
     return await trajectory_service.get(session, trajectory_id)

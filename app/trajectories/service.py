@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.principal import Principal
 from app.errors import NotFound, ValidationFailed
 from app.models import Trajectory, TrajectoryState
 from app.schemas import TaskRef
@@ -34,9 +35,16 @@ class Submitted:
 
 class TrajectoryService:
     async def submit(
-        self, session: AsyncSession, body: TrajectoryIn, idempotency_key: str | None = None
+        self,
+        session: AsyncSession,
+        body: TrajectoryIn,
+        idempotency_key: str | None = None,
+        submitter: Principal | None = None,
     ) -> Submitted:
-        """Store the run as pending (redacted, content-hashed) and wake the workers when it commits."""
+        """Store the run as pending (redacted, content-hashed) and wake the workers when it commits.
+
+        Idempotency keys belong to the submitting API key: two producers may pick the same one.
+        """
         values = trajectory_values(
             task=body.task,
             producer_model=body.producer.model,
@@ -49,6 +57,9 @@ class TrajectoryService:
             target_gene_id=body.gene_id,
         )
         content_hash: str = values["content_hash"]
+        values["submitted_by"] = submitter.key_id if submitter else None
+        if idempotency_key is not None and submitter is not None and submitter.key_id is not None:
+            idempotency_key = f"{submitter.key_id}:{idempotency_key}"
         repo = TrajectoryRepository(session)
         if idempotency_key is not None and (known := await repo.key(idempotency_key)) is not None:
             self._check_key(idempotency_key, known.content_hash, content_hash)

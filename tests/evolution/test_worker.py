@@ -14,6 +14,8 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.auth.principal import Role
+from app.auth.service import key_service
 from app.config import Settings
 from app.embeddings import EmbeddingService
 from app.embeddings.base import Vectors
@@ -211,8 +213,13 @@ async def test_serve_on_its_own_runs_a_worker_that_merges_what_the_api_accepts(
     )  # type: ignore[arg-type]
     app = create_app(settings)
     async with app.router.lifespan_context(app):
+        async with app.state.runtime.sessionmaker.begin() as session:
+            created = await key_service.create(session, name="producer", role=Role.producer, created_by=None)
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://genebank.test") as client:
+        headers = {"Authorization": f"Bearer {created.token}"}
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://genebank.test", headers=headers
+        ) as client:
             assert (await client.post("/v1/genes", json=publish_payload())).status_code == 201
             accepted = await client.post(
                 "/v1/trajectories", json=trajectory_payload(gene_id=GENE_ID, guards=["Never log the API key"])

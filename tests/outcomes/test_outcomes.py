@@ -241,7 +241,7 @@ async def test_manual_status_changes_are_recorded(client: httpx.AsyncClient) -> 
         "from_status": "candidate",
         "status": "promoted",
         "reason": "reviewed by hand",
-        "actor": "anonymous",
+        "actor": "test admin",
     }
     assert (await client.get(f"/v1/genes/{GENE}")).json()["status_message"] == "reviewed by hand"
     same = await client.post(f"/v1/genes/{GENE}/status", json={"status": "promoted", "reason": "again"})

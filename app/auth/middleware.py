@@ -1,0 +1,202 @@
+"""Authentication, rate limiting and the audit trail, before and after every API request.
+
+One pure ASGI layer, so the hot read path pays no per-route dependency: it resolves the bearer key
+(401 for a bad one), gates anonymous callers (reads and search only, and only when the registry
+allows anonymous reads), applies the rate limit of the endpoint class (reads, search, writes) per key
+or, when anonymous, per client address, and writes an audit entry for every write once its answer
+is known. Which role a write needs is declared by its route (app/auth/dependencies.py).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from typing import Any
+
+from limits import RateLimitItem, parse
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.auth.principal import ANONYMOUS, Principal
+from app.auth.repository import KeyLookup
+from app.auth.service import BEARER, InvalidKey, KeyCache, key_service
+from app.config import Settings
+from app.errors import AppError, TooManyRequests, Unauthorized, problem_response
+
+log = logging.getLogger(__name__)
+
+# Not the API: probes, the OpenAPI document and its viewers, and the admin pages (their own login).
+EXEMPT_PREFIXES = ("/healthz", "/readyz", "/openapi.json", "/docs", "/redoc", "/admin")
+SEARCH_PATHS = ("/v1/search", "/v1/match")
+AUDITED_FIELDS = ("id", "gene_id", "version", "asset_id", "state", "status", "created")
+MAX_CAPTURE = 16_384
+
+
+def endpoint_class(method: str, path: str) -> str | None:
+    if path.startswith(EXEMPT_PREFIXES):
+        return None
+    if method in ("GET", "HEAD", "OPTIONS"):
+        return "reads"
+    if path in SEARCH_PATHS:
+        return "search"
+    return "writes"
+
+
+class RateLimits:
+    """Moving-window limits per endpoint class from the `limits` library; storage per settings."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.items: dict[str, RateLimitItem] = {
+            "reads": parse(settings.rate_limit_reads),
+            "search": parse(settings.rate_limit_search),
+            "writes": parse(settings.rate_limit_writes),
+        }
+        self.limiter = MovingWindowRateLimiter(storage_from_string(settings.rate_limit_storage))
+
+    async def hit(self, endpoint: str, identity: str) -> tuple[bool, dict[str, str]]:
+        item = self.items[endpoint]
+        allowed = await self.limiter.hit(item, endpoint, identity)
+        stats = await self.limiter.get_window_stats(item, endpoint, identity)
+        reset = max(0, math.ceil(stats.reset_time - time.time()))
+        headers = {
+            "RateLimit-Limit": str(item.amount),
+            "RateLimit-Remaining": str(stats.remaining),
+            "RateLimit-Reset": str(reset),
+            "RateLimit-Policy": f"{item.amount};w={item.get_expiry()}",
+        }
+        if not allowed:
+            headers["Retry-After"] = str(max(1, reset))
+        return allowed, headers
+
+
+class AccessMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._limits: RateLimits | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        endpoint = endpoint_class(scope["method"], scope["path"])
+        if endpoint is None:
+            await self.app(scope, receive, send)
+            return
+        fastapi_app = scope["app"]
+        settings: Settings = fastapi_app.state.settings
+        runtime = fastapi_app.state.runtime
+        if self._limits is None:
+            self._limits = RateLimits(settings)
+        client = scope["client"][0] if scope.get("client") else None
+
+        try:
+            principal = await self._principal(scope, runtime, fastapi_app.state.key_cache)
+            if not principal.authenticated and (endpoint == "writes" or not settings.anonymous_read):
+                raise Unauthorized(
+                    "send an API key: Authorization: Bearer gb_…"
+                    + ("" if endpoint == "writes" else " (this registry does not serve anonymous reads)"),
+                    headers=BEARER,
+                )
+        except AppError as error:
+            if endpoint == "writes":
+                await self._audit(runtime, scope, ANONYMOUS, client, error.status, {"problem": error.title})
+            await _refuse(scope, receive, send, error)
+            return
+
+        identity = str(principal.key_id) if principal.key_id else f"addr:{client}"
+        allowed, limit_headers = await self._limits.hit(endpoint, identity)
+        if not allowed:
+            retry = limit_headers["Retry-After"]
+            limited = TooManyRequests(
+                f"rate limit for {endpoint} exceeded; retry in {retry} s", headers=limit_headers
+            )
+            await _refuse(scope, receive, send, limited)
+            return
+
+        scope.setdefault("state", {})["principal"] = principal
+        status = 500
+        captured: list[bytes] = []
+        size = 0
+        encoded_headers = [(k.lower().encode(), v.encode()) for k, v in limit_headers.items()]
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal status, size
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), *encoded_headers]
+            elif message["type"] == "http.response.body" and endpoint == "writes" and size < MAX_CAPTURE:
+                chunk = message.get("body", b"")
+                captured.append(chunk[: MAX_CAPTURE - size])
+                size += len(chunk)
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_headers)
+        finally:
+            if endpoint == "writes":
+                await self._audit(runtime, scope, principal, client, status, _summary(b"".join(captured)))
+
+    @staticmethod
+    async def _principal(scope: Scope, runtime: Any, cache: KeyCache) -> Principal:
+        authorization = Headers(scope=scope).get("authorization")
+        if authorization is None:
+            return ANONYMOUS
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise InvalidKey("use the Bearer scheme: Authorization: Bearer gb_…")
+        async with runtime.read_pool.connection() as conn:
+            return await key_service.authenticate(conn, token.strip(), cache)
+
+    @staticmethod
+    async def _audit(
+        runtime: Any,
+        scope: Scope,
+        principal: Principal,
+        client: str | None,
+        status: int,
+        detail: dict[str, Any],
+    ) -> None:
+        route = scope.get("route")
+        params = scope.get("path_params") or {}
+        target = ",".join(str(v) for v in params.values()) or detail.get("gene_id") or detail.get("id")
+        entry = {
+            "key_id": principal.key_id,
+            "actor": principal.name,
+            "role": principal.role.name,
+            "action": getattr(route, "name", None) or f"{scope['method']} {scope['path']}",
+            "target": str(target) if target else None,
+            "client": client,
+            "method": scope["method"],
+            "path": scope["path"],
+            "status": status,
+            "detail": json.dumps(detail) if detail else None,
+        }
+        try:
+            # Its own autocommit statement: a request that failed and rolled back is audited too.
+            async with runtime.read_pool.connection() as conn:
+                await KeyLookup(conn).audit(entry)
+        except Exception:  # the answer has been sent; losing an audit row must be loud, not a 500
+            log.exception("could not write the audit entry for %s %s", scope["method"], scope["path"])
+
+
+def _summary(body: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return {}
+    if not isinstance(value, dict):
+        return {}
+    if "title" in value and "type" in value:  # a problem document
+        return {"problem": value["title"]}
+    return {key: value[key] for key in AUDITED_FIELDS if key in value}
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, error: AppError) -> None:
+    response = problem_response(
+        error.status, error.code, error.title, error.detail, instance=scope["path"], headers=error.headers
+    )
+    await response(scope, receive, send)

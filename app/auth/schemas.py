@@ -1,0 +1,51 @@
+"""Bodies of the admin API: keys and the audit log."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.schemas import Name, StrictModel
+
+
+class KeyIn(StrictModel):
+    name: Name
+    role: Literal["consumer", "producer", "admin"]
+
+
+class KeyRead(BaseModel):
+    id: uuid.UUID
+    name: str
+    role: str
+    prefix: str = Field(description="the public part of the key, as in gb_<prefix>_…")
+    created_at: datetime
+    created_by: uuid.UUID | None
+    revoked_at: datetime | None
+    last_used_at: datetime | None
+
+
+class KeyCreated(KeyRead):
+    key: str = Field(description="the key itself: shown this once, stored only as a hash")
+
+
+class AuditRead(BaseModel):
+    id: int
+    at: datetime
+    key_id: uuid.UUID | None
+    actor: str
+    role: str
+    action: str
+    target: str | None
+    client: str | None
+    method: str | None
+    path: str | None
+    status: int
+    detail: dict[str, Any] | None
+
+
+class AuditPage(BaseModel):
+    items: list[AuditRead]
+    next_cursor: str | None
