@@ -31,6 +31,8 @@ from app.state import settings_of
 
 MAX_SAFE_INTEGER = 2**53 - 1
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# PostgreSQL text cannot hold U+0000; refused here rather than failing at INSERT.
+_NUL = "\x00"
 
 
 class _Refused(ValueError):
@@ -76,13 +78,18 @@ def _check_structure(value: Any, max_depth: int) -> None:
             for key, child in node.items():
                 if _LONE_SURROGATE.search(key):
                     raise _Refused("object key contains a lone UTF-16 surrogate")
+                if _NUL in key:
+                    raise _Refused("object key contains U+0000, which text cannot hold here")
                 stack.append((child, depth + 1))
         elif isinstance(node, list):
             if depth > max_depth:
                 raise _Refused(f"JSON nesting deeper than {max_depth} levels")
             stack.extend((child, depth + 1) for child in node)
-        elif isinstance(node, str) and _LONE_SURROGATE.search(node):
-            raise _Refused("string contains a lone UTF-16 surrogate (not valid Unicode)")
+        elif isinstance(node, str):
+            if _LONE_SURROGATE.search(node):
+                raise _Refused("string contains a lone UTF-16 surrogate (not valid Unicode)")
+            if _NUL in node:
+                raise _Refused("string contains U+0000, which text cannot hold here")
 
 
 def strict_loads(body: bytes, *, max_depth: int) -> Any:
@@ -150,6 +157,10 @@ class BodyLimitMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if b"%00" in scope.get("query_string", b"").lower() or "\x00" in scope.get("path", ""):
+            # A NUL in a path or query value would reach the database, which cannot store it.
+            await self._refuse(scope, receive, send, BadRequest("the URL contains U+0000 (%00)"))
             return
         declared = Headers(scope=scope).get("content-length")
         if declared is not None:

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app import embedded_pg, migrate
+from app import embedded_pg, migrate, openapi
 from app.auth.bootstrap import announce, first_admin_key
 from app.auth.middleware import AccessMiddleware
 from app.auth.router import router as admin_router
@@ -103,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Verified keys, shared by the access middleware and key revocation in this process.
     app.state.key_cache = KeyCache(settings.key_cache_seconds)
     install_error_handlers(app)
+    openapi.install(app)
     app.include_router(health_router)
     app.include_router(genes_router)
     app.include_router(search_router)

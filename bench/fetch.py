@@ -20,6 +20,8 @@ from typing import Any
 
 from harness import (
     LoadResult,
+    api_key,
+    bearer,
     conninfo,
     free_port,
     get_request,
@@ -58,9 +60,11 @@ async def publish_corpus(url: str, count: int) -> list[str]:
     return ids
 
 
-def measure(port: int, path_prefix: str, ids: list[str], clients: int, seconds: float) -> LoadResult:
+def measure(
+    port: int, path_prefix: str, ids: list[str], clients: int, seconds: float, headers: str = ""
+) -> LoadResult:
     def request(rng: random.Random) -> bytes:
-        return get_request(f"{path_prefix}{rng.choice(ids)}")
+        return get_request(f"{path_prefix}{rng.choice(ids)}", headers)
 
     result = run_load(port, request, clients=clients, seconds=seconds)
     if result.errors:
@@ -87,6 +91,8 @@ def main() -> None:
 
     with scratch_database() as url:
         ids = asyncio.run(publish_corpus(url, args.genes))
+        # Genebank's requests carry a consumer key, as real ones do: authentication is measured too.
+        auth = bearer(api_key(url))
         uvicorn = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
         genebank_port, baseline_port = free_port(), free_port()
         genebank_env: dict[str, Any] = {"GENEBANK_DATABASE_URL": url, "GENEBANK_MIGRATE_ON_START": "false"}
@@ -108,7 +114,9 @@ def main() -> None:
                 runs: dict[str, list[LoadResult]] = {"baseline": [], "genebank": []}
                 for _ in range(args.rounds):
                     runs["baseline"].append(measure(baseline_port, "/genes/", ids, clients, args.seconds))
-                    runs["genebank"].append(measure(genebank_port, "/v1/genes/", ids, clients, args.seconds))
+                    runs["genebank"].append(
+                        measure(genebank_port, "/v1/genes/", ids, clients, args.seconds, auth)
+                    )
                 figures = {name: summarize(results) for name, results in runs.items()}
                 for name, fig in figures.items():
                     print(f"{clients:>7}  {name:<9} {fig['rps']:>8.0f} {fig['p50']:>8.2f} {fig['p99']:>8.2f}")

@@ -58,6 +58,31 @@ def scratch_database(prefix: str = "genebank_bench") -> Iterator[str]:
             embedded.stop()
 
 
+def api_key(url: str, role: str = "consumer") -> str:
+    """A fresh API key in the scratch database; requests send it as every client would."""
+    from app.auth.principal import Role
+    from app.auth.service import key_service
+    from app.config import Settings
+    from app.db import create_engine, create_sessionmaker
+
+    async def create() -> str:
+        engine = create_engine(url, Settings(database_url=url))
+        try:
+            async with create_sessionmaker(engine).begin() as session:
+                created = await key_service.create(
+                    session, name=f"bench {role}", role=Role[role], created_by=None
+                )
+        finally:
+            await engine.dispose()
+        return created.token
+
+    return asyncio.run(create())
+
+
+def bearer(token: str) -> str:
+    return f"Authorization: Bearer {token}\r\n"
+
+
 def conninfo(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 

@@ -33,7 +33,17 @@ from typing import Any
 
 import numpy as np
 import psycopg
-from harness import LoadResult, conninfo, free_port, post_json, run_load, scratch_database, server
+from harness import (
+    LoadResult,
+    api_key,
+    bearer,
+    conninfo,
+    free_port,
+    post_json,
+    run_load,
+    scratch_database,
+    server,
+)
 from pgvector.psycopg import register_vector
 
 from app.config import Settings
@@ -184,14 +194,14 @@ def vector_baselines(url: str, query_vectors: np.ndarray, ef_search: int) -> tup
     return statistics.mean(recalls), latencies
 
 
-def cycling_requests(bodies: list[bytes]) -> Callable[[random.Random], bytes]:
+def cycling_requests(bodies: list[bytes], headers: str) -> Callable[[random.Random], bytes]:
     """Each request the next query, so the server embeds a different text every time."""
     position = 0
 
     def request(_: random.Random) -> bytes:
         nonlocal position
         position += 1
-        return post_json("/v1/search", bodies[position % len(bodies)])
+        return post_json("/v1/search", bodies[position % len(bodies)], headers)
 
     return request
 
@@ -250,6 +260,7 @@ def main() -> None:
         genes, vectors = corpora[size], vectors_by_size[size]
         with scratch_database("genebank_bench_search") as url:
             load(url, genes, vectors)
+            auth = bearer(api_key(url))
             recall, hnsw_ms = vector_baselines(url, query_vectors, settings.search_ef_search)
             port = free_port()
             env = {
@@ -265,7 +276,7 @@ def main() -> None:
                     json.dumps({"query": q["query"], "signals": q.get("signals") or [], "k": 10}).encode()
                     for q in queries
                 ]
-                request = cycling_requests(bodies)
+                request = cycling_requests(bodies, auth)
                 single: LoadResult = run_load(port, request, clients=1, seconds=args.seconds, warmup=2)
                 four: LoadResult = run_load(port, request, clients=4, seconds=args.seconds, warmup=1)
                 rss = peak_rss_mib(server_pid(port))

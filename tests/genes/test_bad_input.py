@@ -73,6 +73,7 @@ async def test_nesting_too_deep_is_422(client: httpx.AsyncClient, session: Async
         ('{"gene": 9007199254740993}', 422, "2^53"),
         ('{"gene": "\\ud800"}', 422, "surrogate"),
         ('{"\\udfff": 1}', 422, "surrogate"),
+        ('{"gene": "a\\u0000b"}', 422, "U+0000"),
         ('{"gene": ', 400, "line 1"),
         ("\ufeff{}", 400, "byte order mark"),
     ],
@@ -138,6 +139,12 @@ async def test_invalid_provenance_is_422(
     payload["provenance"] = {k: v for k, v in payload["provenance"].items() if v is not None}
     _assert_problem(await client.post("/v1/genes", json=payload), 422)
     assert await _nothing_written(session)
+
+
+async def test_nul_in_the_url_is_400(client: httpx.AsyncClient) -> None:
+    # The database cannot store U+0000; found by schemathesis as a 500 before this guard.
+    _assert_problem(await client.get("/v1/genes", params={"producer_model": "a\x00b"}), 400)
+    _assert_problem(await client.get("/v1/genes/gene%00x"), 400)
 
 
 async def test_empty_body_and_unknown_routes(client: httpx.AsyncClient) -> None:
