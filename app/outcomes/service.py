@@ -10,7 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import Principal, Role
 from app.config import Settings
-from app.errors import Conflict, Forbidden, Gone, NotFound, ValidationFailed
+from app.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.genes.service import GeneRevoked
 from app.models import Gene, GeneQuality, GeneStatus
 from app.outcomes.quality import Evidence, Posterior, negative_transfer, posterior, reputation
 from app.outcomes.repository import ALL_MODELS, OutcomeRepository
@@ -40,11 +41,6 @@ MANUAL_SOURCES: dict[str, set[str]] = {
 class AssetNotFound(NotFound):
     code = "asset-not-found"
     title = "Asset not found"
-
-
-class GeneRevoked(Gone):
-    code = "gene-revoked"
-    title = "Gene revoked"
 
 
 class ReportConflict(Conflict):
