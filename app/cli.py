@@ -23,6 +23,7 @@ from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService, load_embedder
+from app.errors import AppError
 from app.evolution.worker import EvolutionWorker, WorkerStats
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
@@ -246,6 +247,9 @@ def _with_database(job: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T
                 await engine.dispose()
 
         return asyncio.run(run())
+    except AppError as error:
+        typer.echo(f"error: {error.detail}", err=True)
+        raise typer.Exit(1) from None
     finally:
         if embedded is not None:
             embedded.stop()
