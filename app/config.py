@@ -34,9 +34,10 @@ class Settings(BaseSettings):
 
     prompt_max_tokens_default: int = Field(default=600, ge=32)
 
-    # torch: sentence-transformers (reference); onnx: same vectors, ~3x faster per query;
-    # onnx-int8: quantized weights, faster still (cosine against fp32 in bench/embedding.py).
-    embedding_backend: Literal["torch", "onnx", "onnx-int8"] = "torch"
+    # onnx: the model exported once to <data_dir>/models and run by onnxruntime, the same vectors
+    # as sentence-transformers (cosine 0.99999) about twice as fast a query and in half the memory;
+    # torch: sentence-transformers itself; onnx-int8: quantized (bench/embedding.py).
+    embedding_backend: Literal["torch", "onnx", "onnx-int8"] = "onnx"
     embedding_cache_size: int = Field(default=4096, ge=0)
     # One thread per encode: on a box shared with PostgreSQL, two threads spinning for two cores made
     # single-query encodes 3-15x slower at the median whenever anything else ran (bench notes, README).
@@ -47,7 +48,7 @@ class Settings(BaseSettings):
     search_found_similarity: float = Field(default=0.5, ge=0, le=1)
     search_low_similarity: float = Field(default=0.3, ge=0, le=1)
     search_freshness_half_life_days: float = Field(default=180.0, gt=0)
-    search_ef_search: int = Field(default=100, ge=10, le=1000)
+    search_ef_search: int = Field(default=400, ge=10, le=1000)
     search_stats_refresh_seconds: float = Field(default=300.0, ge=1)
 
     # Outcomes and lifecycle (see app/outcomes/quality.py and app/outcomes/service.py).
@@ -82,6 +83,14 @@ class Settings(BaseSettings):
     @property
     def pgdata_dir(self) -> Path:
         return self.data_dir / "pgdata"
+
+    # Admin pages (app/admin/). Unset secret: one is generated into <data_dir>/admin-session-secret
+    # (mode 0600) so that sessions survive restarts; set it when several processes serve /admin.
+    admin_session_secret: SecretStr | None = None
+    # A session ends this long after login, however active it is (the cookie expires then too).
+    admin_session_max_age_seconds: int = Field(default=8 * 3600, ge=60, le=30 * 86400)
+    # Mark the session cookie Secure: set it when /admin is served over HTTPS.
+    admin_session_https_only: bool = False
 
 
 def get_settings() -> Settings:

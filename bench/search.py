@@ -75,7 +75,7 @@ VALUES (%s, 1, %s, %s, %s, %s, %s, %s, %s, %s, 'bench', now(),
 """
 CREATE_HNSW = """
 CREATE INDEX ix_gene_versions_embedding_hnsw ON gene_versions
-USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64) WHERE valid_to IS NULL
+USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 200) WHERE valid_to IS NULL
 """
 
 

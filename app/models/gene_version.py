@@ -50,7 +50,7 @@ class GeneVersion(Base):
             "ix_gene_versions_embedding_hnsw",
             "embedding",
             postgresql_using="hnsw",
-            postgresql_with={"m": 16, "ef_construction": 64},
+            postgresql_with={"m": 16, "ef_construction": 200},
             postgresql_ops={"embedding": "vector_cosine_ops"},
             postgresql_where=text("valid_to IS NULL"),
         ),
