@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app import embedded_pg, migrate, openapi
+from app.admin import MOUNT_PATH, create_admin_app
 from app.auth.bootstrap import announce, first_admin_key
 from app.auth.middleware import AccessMiddleware
 from app.auth.router import router as admin_router
@@ -111,4 +112,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(admin_router)
     app.include_router(trajectories_router)
     app.include_router(evolution_router)
+    # Server-rendered admin pages: a sub-app with its own login (admin key → session cookie).
+    app.mount(MOUNT_PATH, create_admin_app(app))
     return app

@@ -1,0 +1,109 @@
+"""The difference between two Gene documents, field by field; list fields (strategy, guards…) line by line."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from typing import Any, Literal
+
+# Fields in the order a reader wants them; any other field follows, alphabetically.
+FIELD_ORDER = (
+    "summary",
+    "category",
+    "signals_match",
+    "preconditions",
+    "strategy",
+    "avoid",
+    "constraints",
+    "validation",
+    "model_name",
+    "schema_version",
+    "parent",
+    "generation_meta",
+)
+# Not a change of content: every version differs in these.
+IGNORED = frozenset({"asset_id", "type", "id"})
+LABELS = {
+    "signals_match": "signals",
+    "avoid": "failure guards (avoid)",
+    "strategy": "strategy steps",
+    "model_name": "producer model",
+}
+
+LineOp = Literal["same", "added", "removed"]
+
+
+@dataclass(frozen=True)
+class Line:
+    op: LineOp
+    text: str
+
+
+@dataclass
+class FieldDiff:
+    name: str
+    label: str
+    lines: list[Line]
+    changed: bool
+
+    @property
+    def added(self) -> int:
+        return sum(1 for line in self.lines if line.op == "added")
+
+    @property
+    def removed(self) -> int:
+        return sum(1 for line in self.lines if line.op == "removed")
+
+
+@dataclass
+class DocumentDiff:
+    fields: list[FieldDiff] = field(default_factory=list)
+
+    @property
+    def changed(self) -> list[FieldDiff]:
+        return [f for f in self.fields if f.changed]
+
+    def field(self, name: str) -> FieldDiff | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+def _as_lines(value: Any) -> list[str]:
+    """A field as lines: one per list item, a JSON rendering for objects, the value itself otherwise."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [item if isinstance(item, str) else _json(item) for item in value]
+    if isinstance(value, dict):
+        return _json(value, indent=2).splitlines()
+    if isinstance(value, str):
+        return [value]
+    return [_json(value)]
+
+
+def _json(value: Any, indent: int | None = None) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=indent)
+
+
+def diff_lines(old: list[str], new: list[str]) -> list[Line]:
+    """Old and new lines in order; a replaced line shows as removed then added."""
+    lines: list[Line] = []
+    matcher = SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            lines.extend(Line("same", text) for text in old[i1:i2])
+            continue
+        lines.extend(Line("removed", text) for text in old[i1:i2])
+        lines.extend(Line("added", text) for text in new[j1:j2])
+    return lines
+
+
+def diff_documents(old: dict[str, Any], new: dict[str, Any]) -> DocumentDiff:
+    names = [name for name in FIELD_ORDER if name in old or name in new]
+    names += sorted((set(old) | set(new)) - set(FIELD_ORDER) - IGNORED)
+    result = DocumentDiff()
+    for name in names:
+        lines = diff_lines(_as_lines(old.get(name)), _as_lines(new.get(name)))
+        changed = old.get(name) != new.get(name)
+        result.fields.append(FieldDiff(name, LABELS.get(name, name.replace("_", " ")), lines, changed))
+    return result

@@ -1,0 +1,661 @@
+"""What each admin page shows, assembled from the domain services and repositories. Never commits."""
+
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Row
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.admin.auth import AdminUser
+from app.admin.diff import DocumentDiff, diff_documents
+from app.admin.repository import AdminRepository, AnyRow, GeneFilters, GeneSort
+from app.admin.svg import (
+    Chart,
+    DayCount,
+    Graph,
+    ModelRate,
+    OtherVersion,
+    TrajectoryMark,
+    VersionMark,
+    lineage_graph,
+    per_consumer_model,
+    success_over_time,
+)
+from app.auth.principal import Principal
+from app.auth.repository import KeyRepository
+from app.auth.service import key_service
+from app.config import Settings
+from app.errors import AppError, NotFound
+from app.evolution.repository import EvolutionRepository
+from app.genes.repository import GeneRepository
+from app.models import (
+    ApiKey,
+    AuditEntry,
+    EvolutionEvent,
+    Gene,
+    GeneStatus,
+    GeneVersion,
+    Guard,
+    Trajectory,
+    TrajectoryState,
+)
+from app.outcomes.quality import Evidence, reputation
+from app.outcomes.repository import OutcomeRepository
+from app.outcomes.schemas import CostRead, ProducerRead, QualityRead, StatusChangeRead, UsageRead
+from app.outcomes.service import MANUAL_SOURCES, outcome_service
+
+# Lifecycle actions offered on a Gene page, in this order; revocation is final.
+ACTIONS = {
+    GeneStatus.promoted.value: "Promote",
+    GeneStatus.deprecated.value: "Deprecate",
+    GeneStatus.candidate.value: "Return to candidate",
+    GeneStatus.revoked.value: "Revoke (final)",
+}
+REASON_MIN, REASON_MAX = 3, 1000
+SET_STATUS_ACTION = "admin.set_status"
+# A Gene page draws at most this many versions; longer lineages link to the versions beyond.
+MAX_VERSIONS = 200
+
+Href = Callable[..., str]
+
+
+class AdminNotFound(NotFound):
+    code = "not-found"
+    title = "Not found"
+
+
+@dataclass(frozen=True)
+class Page:
+    """Offset pagination for sortable tables."""
+
+    number: int
+    size: int
+    total: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, math.ceil(self.total / self.size))
+
+    @property
+    def offset(self) -> int:
+        return (self.number - 1) * self.size
+
+
+@dataclass
+class Dashboard:
+    status_counts: dict[str, int]
+    families: list[tuple[str, dict[str, int], int]]
+    trajectory_counts: dict[str, int]
+    versions: int
+    outcomes: int
+    recent_events: Sequence[EvolutionEvent]
+    pending: Sequence[AnyRow]
+    now: datetime
+    oldest_pending: datetime | None
+    last_merge: datetime | None
+
+    @property
+    def genes(self) -> int:
+        return sum(self.status_counts.values())
+
+    @property
+    def pending_age_seconds(self) -> float | None:
+        return (self.now - self.oldest_pending).total_seconds() if self.oldest_pending else None
+
+    @property
+    def last_merge_age_seconds(self) -> float | None:
+        return (self.now - self.last_merge).total_seconds() if self.last_merge else None
+
+
+@dataclass
+class GeneList:
+    rows: Sequence[AnyRow]
+    page: Page
+    families: list[str]
+    categories: list[str]
+    producers: list[str]
+
+
+@dataclass
+class VersionEntry:
+    version: GeneVersion
+    trajectories: list[AnyRow]
+    event: EvolutionEvent | None
+
+    @property
+    def change(self) -> str:
+        if self.event is not None:
+            return self.event.kind
+        return "published" if self.version.version > 1 else "founded"
+
+
+@dataclass
+class GeneStats:
+    """The Gene's /stats, or what is still shown of a revoked Gene (no quality estimates are kept for it)."""
+
+    usage: UsageRead
+    discovery_cost: CostRead
+    status_history: list[StatusChangeRead]
+    quality: QualityRead | None = None
+    prior_mean: float | None = None
+    by_consumer_model: list[QualityRead] = field(default_factory=list)
+    by_version: dict[int, tuple[int, float, float]] = field(default_factory=dict)
+
+    @property
+    def tokens_per_reuse(self) -> float | None:
+        if not self.usage.reports:
+            return None
+        return self.discovery_cost.tokens / self.usage.reports
+
+
+@dataclass
+class GenePage:
+    gene: Gene
+    current: GeneVersion
+    document_json: str
+    versions: list[VersionEntry]
+    more_versions: bool
+    inherited: OtherVersion | None
+    forks: list[OtherVersion]
+    graph: Graph
+    guards: Sequence[Row[Guard, int]]
+    stats: GeneStats
+    days: list[DayCount]
+    time_chart: Chart
+    model_chart: Chart
+    events: Sequence[EvolutionEvent]
+    actions: list[tuple[str, str]]
+
+    @property
+    def document(self) -> dict[str, Any]:
+        return self.current.document
+
+
+@dataclass
+class DiffPage:
+    gene: Gene
+    versions: list[int]
+    old: GeneVersion
+    new: GeneVersion
+    diff: DocumentDiff
+
+
+@dataclass
+class ActionResult:
+    ok: bool
+    message: str
+
+
+@dataclass
+class ProducerRow:
+    reputation: ProducerRead
+    reports: int
+    successes: int
+    consumer_models: int
+    genes_reported: int
+
+
+@dataclass
+class ProducerPage:
+    producer: ProducerRow
+    genes: Sequence[AnyRow]
+    outcomes: dict[str, Row[str, int, int]]
+    trajectories: dict[str, int]
+
+
+@dataclass
+class TrajectoryPage:
+    trajectory: Trajectory
+    versions: Sequence[Row[str, int, str]]
+    events: Sequence[EvolutionEvent]
+    guards: Sequence[Row[str, str, int, bool]]
+    result_version: int | None
+    verifier_details: str | None
+
+
+@dataclass
+class TrajectoryList:
+    rows: Sequence[AnyRow]
+    next_cursor: tuple[datetime, uuid.UUID] | None
+
+
+@dataclass
+class EventFeed:
+    events: Sequence[EvolutionEvent]
+    next_before: int | None
+
+
+@dataclass
+class AuditList:
+    entries: Sequence[AuditEntry]
+    next_cursor: tuple[datetime, int] | None
+    keys: Sequence[ApiKey]
+
+
+def _families(rows: Sequence[Row[str | None, str, int]]) -> list[tuple[str, dict[str, int], int]]:
+    table: dict[str, dict[str, int]] = {}
+    for family, status, count in rows:
+        table.setdefault(family or "(none)", {})[status] = count
+    return [(family, counts, sum(counts.values())) for family, counts in table.items()]
+
+
+def pretty_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
+
+
+class AdminService:
+    async def dashboard(self, session: AsyncSession) -> Dashboard:
+        repo = AdminRepository(session)
+        versions, outcomes = await repo.totals()
+        oldest_pending, last_merge = await repo.worker_marks()
+        return Dashboard(
+            status_counts=await repo.status_counts(),
+            families=_families(await repo.family_counts()),
+            trajectory_counts=await repo.trajectory_counts(),
+            versions=versions,
+            outcomes=outcomes,
+            recent_events=await repo.events(gene_id=None, kind=None, before=None, limit=10),
+            pending=await repo.trajectories(
+                state=TrajectoryState.pending.value,
+                producer_model=None,
+                gene_id=None,
+                oldest_first=True,
+                before=None,
+                limit=10,
+            ),
+            now=await repo.now(),
+            oldest_pending=oldest_pending,
+            last_merge=last_merge,
+        )
+
+    async def genes(
+        self,
+        session: AsyncSession,
+        filters: GeneFilters,
+        *,
+        sort: GeneSort,
+        descending: bool,
+        page: int,
+        size: int,
+    ) -> GeneList:
+        repo = AdminRepository(session)
+        offset = (page - 1) * size
+        total, rows = await repo.genes(filters, sort=sort, descending=descending, offset=offset, limit=size)
+        families, categories, producers = await repo.gene_choices()
+        return GeneList(
+            rows=rows,
+            page=Page(page, size, total),
+            families=sorted(families or []),
+            categories=sorted(categories or []),
+            producers=sorted(producers or []),
+        )
+
+    async def _gene(self, repo: AdminRepository, gene_id: str) -> Gene:
+        gene = await repo.gene(gene_id)
+        if gene is None:
+            raise AdminNotFound(f"no Gene with id {gene_id!r}")
+        return gene
+
+    async def gene_page(
+        self, session: AsyncSession, gene_id: str, settings: Settings, href: Href
+    ) -> GenePage:
+        repo = AdminRepository(session)
+        gene = await self._gene(repo, gene_id)
+        lineage = await EvolutionRepository(session).lineage(gene_id, after=None, limit=MAX_VERSIONS + 1)
+        more_versions = len(lineage) > MAX_VERSIONS
+        lineage = lineage[:MAX_VERSIONS]
+        linked = {tid for _, ids, _ in lineage for tid in ids or []}
+        runs = {row.id: row for row in await repo.trajectory_summaries(sorted(linked))}
+        entries = [
+            VersionEntry(version, [runs[tid] for tid in ids or [] if tid in runs], event)
+            for version, ids, event in lineage
+        ]
+        current = next((e.version for e in entries if e.version.version == gene.current_version), None)
+        if current is None:  # a lineage longer than MAX_VERSIONS: its head is past the window
+            row = await GeneRepository(session).gene_with_version(gene_id)
+            assert row is not None
+            current = row[1]
+        document_json = await repo.document_json(gene_id, gene.current_version) or "{}"
+
+        own = {e.version.asset_id for e in entries}
+        inherited = None
+        first_parent = entries[0].version.parent_asset_id if entries else None
+        if first_parent is not None and first_parent not in own:
+            for other_gene, number, asset in await repo.versions_by_asset([first_parent]):
+                inherited = OtherVersion(
+                    other_gene, number, asset, None, href("gene_page", gene_id=other_gene) + f"#v{number}"
+                )
+        forks = [
+            OtherVersion(g, n, a, p, href("gene_page", gene_id=g) + f"#v{n}")
+            for g, n, a, p in await repo.forks(gene_id, sorted(own))
+        ]
+        marks = [
+            VersionMark(
+                version=e.version.version,
+                asset_id=e.version.asset_id,
+                parent_asset_id=e.version.parent_asset_id,
+                change=e.change,
+                created=e.version.created_at,
+                current=e.version.version == gene.current_version,
+                href=f"#v{e.version.version}",
+                trajectories=[
+                    TrajectoryMark(
+                        str(t.id), t.task_id, t.verifier_passed, href("trajectory_page", trajectory_id=t.id)
+                    )
+                    for t in e.trajectories
+                ],
+            )
+            for e in entries
+        ]
+        stats = await self._stats(session, gene, settings)
+        by_model = {q.consumer_model: q for q in stats.by_consumer_model}
+        rates = [
+            ModelRate(
+                model,
+                reports,
+                successes,
+                by_model[model].lower_bound if model in by_model else None,
+                by_model[model].demoted if model in by_model else False,
+            )
+            for model, reports, successes in await repo.outcomes_by_model(gene_id)
+        ]
+        days = [
+            DayCount(day.date(), reports, successes)
+            for day, reports, successes in await repo.outcomes_by_day(gene_id)
+        ]
+        actions = [
+            (target, label)
+            for target, label in ACTIONS.items()
+            if target != gene.status and gene.status in MANUAL_SOURCES[target]
+        ]
+        return GenePage(
+            gene=gene,
+            current=current,
+            document_json=pretty_json(json.loads(document_json)),
+            versions=entries,
+            more_versions=more_versions,
+            inherited=inherited,
+            forks=forks,
+            graph=lineage_graph(marks, inherited, forks),
+            guards=await EvolutionRepository(session).guard_listing(gene_id),
+            stats=stats,
+            days=days,
+            time_chart=success_over_time(days),
+            model_chart=per_consumer_model(rates),
+            events=await repo.events(gene_id=gene_id, kind=None, before=None, limit=20),
+            actions=actions,
+        )
+
+    async def _stats(self, session: AsyncSession, gene: Gene, settings: Settings) -> GeneStats:
+        if gene.status != GeneStatus.revoked:
+            stats = await outcome_service.stats(session, gene.id, settings)
+            return GeneStats(
+                usage=stats.usage,
+                discovery_cost=stats.discovery_cost,
+                status_history=stats.status_history,
+                quality=stats.quality,
+                prior_mean=stats.prior_mean,
+                by_consumer_model=stats.by_consumer_model,
+                by_version={v.version: (v.reports, v.mean, v.lower_bound) for v in stats.by_version},
+            )
+        # The stats service answers 410 for a revoked Gene; the admin still sees its history and cost.
+        repo = OutcomeRepository(session)
+        usage = await repo.usage(gene.id)
+        cost = await repo.discovery_cost(gene.id)
+        return GeneStats(
+            usage=UsageRead(
+                reports=usage.reports,
+                consumer_models=usage.consumer_models,
+                tasks=usage.tasks,
+                reports_with_baseline=usage.reports_with_baseline,
+                tokens_saved=int(usage.tokens_saved),
+            ),
+            discovery_cost=CostRead(
+                tokens=int(cost.tokens),
+                attempts=int(cost.attempts),
+                seconds=float(cost.seconds),
+                runs=cost.runs,
+            ),
+            status_history=[
+                StatusChangeRead(
+                    from_status=c.from_status,
+                    to_status=c.to_status,
+                    reason=c.reason,
+                    actor=c.actor,
+                    at=c.created_at,
+                )
+                for c in await repo.status_changes(gene.id)
+            ],
+        )
+
+    async def diff(self, session: AsyncSession, gene_id: str, old: int | None, new: int | None) -> DiffPage:
+        repo = AdminRepository(session)
+        gene = await self._gene(repo, gene_id)
+        versions = {v.version: v for v in await repo.versions(gene_id)}
+        new = new if new is not None else gene.current_version
+        old = old if old is not None else max(1, new - 1)
+        for number in (old, new):
+            if number not in versions:
+                raise AdminNotFound(f"Gene {gene_id} has no version {number}")
+        return DiffPage(
+            gene=gene,
+            versions=sorted(versions),
+            old=versions[old],
+            new=versions[new],
+            diff=diff_documents(versions[old].document, versions[new].document),
+        )
+
+    async def set_status(
+        self,
+        session: AsyncSession,
+        gene_id: str,
+        target: str,
+        reason: str,
+        admin: AdminUser,
+        *,
+        client: str | None,
+        path: str,
+    ) -> ActionResult:
+        """A lifecycle action by hand, recorded in the audit log whether it succeeds or is refused."""
+        reason = reason.strip()
+        detail: dict[str, Any] = {"status": target, "reason": reason[:REASON_MAX]}
+        if target not in ACTIONS:
+            result, status = ActionResult(False, f"{target!r} is not a Gene status"), 422
+        elif not REASON_MIN <= len(reason) <= REASON_MAX:
+            result = ActionResult(False, f"give a reason of {REASON_MIN} to {REASON_MAX} characters")
+            status = 422
+        else:
+            try:
+                change = await outcome_service.set_status(
+                    session,
+                    gene_id,
+                    target,  # type: ignore[arg-type]  # checked against ACTIONS above
+                    reason,
+                    admin.principal,
+                )
+            except AppError as error:
+                result, status = ActionResult(False, error.detail), error.status
+            else:
+                detail["from_status"] = change.from_status
+                result = ActionResult(True, f"{gene_id} is now {change.status} ({change.from_status} before)")
+                status = 200
+        if not result.ok:
+            detail["problem"] = result.message
+        await self.audit(
+            session,
+            admin.principal,
+            SET_STATUS_ACTION,
+            gene_id,
+            client=client,
+            path=path,
+            status=status,
+            detail=detail,
+        )
+        return result
+
+    async def audit(
+        self,
+        session: AsyncSession,
+        principal: Principal,
+        action: str,
+        target: str | None,
+        *,
+        client: str | None,
+        path: str,
+        status: int,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        """An admin-page action in the API's audit log (the access middleware leaves /admin to us)."""
+        await KeyRepository(session).add_audit(
+            AuditEntry(
+                key_id=principal.key_id,
+                actor=principal.name,
+                role=principal.role.name,
+                action=action,
+                target=target,
+                client=client,
+                method="POST",
+                path=path,
+                status=status,
+                detail=detail,
+            )
+        )
+
+    async def producers(self, session: AsyncSession, settings: Settings) -> list[ProducerRow]:
+        counts = await AdminRepository(session).outcomes_by_producer()
+        rows = []
+        for producer in await outcome_service.producers(session, settings):
+            row = counts.get(producer.producer_model)
+            rows.append(
+                ProducerRow(
+                    producer,
+                    reports=row[1] if row else 0,
+                    successes=row[2] if row else 0,
+                    consumer_models=row[3] if row else 0,
+                    genes_reported=row[4] if row else 0,
+                )
+            )
+        return rows
+
+    async def producer(self, session: AsyncSession, model: str, settings: Settings) -> ProducerPage:
+        found = next(
+            (p for p in await self.producers(session, settings) if p.reputation.producer_model == model), None
+        )
+        repo = AdminRepository(session)
+        trajectories = await repo.trajectories_by_producer(model)
+        if found is None and not trajectories:
+            raise AdminNotFound(f"no producer model {model!r} has Genes, reports or trajectories here")
+        if found is None:
+            # Only runs so far (rejected, pending, or behind other producers' Genes): the uniform prior.
+            prior = reputation(Evidence(0.0, 0.0, await repo.now()))
+            level = settings.quality_lower_quantile
+            found = ProducerRow(
+                ProducerRead(
+                    producer_model=model,
+                    genes=0,
+                    reports=0,
+                    mean=prior.mean,
+                    lower_bound=prior.quantile(level),
+                ),
+                reports=0,
+                successes=0,
+                consumer_models=0,
+                genes_reported=0,
+            )
+        _, genes = await repo.genes(
+            GeneFilters(producer_model=model), sort="quality", descending=True, offset=0, limit=500
+        )
+        return ProducerPage(
+            producer=found,
+            genes=genes,
+            outcomes=await repo.outcomes_by_gene([row[0].id for row in genes]),
+            trajectories=trajectories,
+        )
+
+    async def trajectory(self, session: AsyncSession, trajectory_id: uuid.UUID) -> TrajectoryPage:
+        repo = AdminRepository(session)
+        trajectory = await repo.trajectory(trajectory_id)
+        if trajectory is None:
+            raise AdminNotFound(f"no trajectory with id {trajectory_id}")
+        result_version = None
+        if trajectory.result_asset_id is not None:
+            found = await repo.version_number(trajectory.result_asset_id)
+            result_version = found[1] if found else None
+        details = trajectory.verifier.get("details")
+        return TrajectoryPage(
+            trajectory=trajectory,
+            versions=await repo.versions_backed_by(trajectory_id),
+            events=await repo.events_with_trajectory(trajectory_id),
+            guards=await repo.guards_evidenced_by(trajectory_id),
+            result_version=result_version,
+            verifier_details=None
+            if details is None
+            else details
+            if isinstance(details, str)
+            else pretty_json(details),
+        )
+
+    async def trajectories(
+        self,
+        session: AsyncSession,
+        *,
+        state: str | None,
+        producer_model: str | None,
+        gene_id: str | None,
+        before: tuple[datetime, uuid.UUID] | None,
+        size: int,
+    ) -> TrajectoryList:
+        rows = await AdminRepository(session).trajectories(
+            state=state,
+            producer_model=producer_model,
+            gene_id=gene_id,
+            oldest_first=False,
+            before=before,
+            limit=size + 1,
+        )
+        following = (rows[size - 1].received_at, rows[size - 1].id) if len(rows) > size else None
+        return TrajectoryList(rows[:size], following)
+
+    async def events(
+        self, session: AsyncSession, *, gene_id: str | None, kind: str | None, before: int | None, size: int
+    ) -> EventFeed:
+        events = await AdminRepository(session).events(
+            gene_id=gene_id, kind=kind, before=before, limit=size + 1
+        )
+        return EventFeed(events[:size], events[size - 1].id if len(events) > size else None)
+
+    async def audit_log(
+        self,
+        session: AsyncSession,
+        *,
+        key_id: uuid.UUID | None,
+        action: str | None,
+        target: str | None,
+        failed: bool | None,
+        before: tuple[datetime, int] | None,
+        size: int,
+    ) -> AuditList:
+        entries = await key_service.audit_page(
+            session,
+            limit=size + 1,
+            before=before,
+            key_id=key_id,
+            action=action,
+            target=target,
+            since=None,
+            until=None,
+            failed=failed,
+        )
+        following = (entries[size - 1].at, entries[size - 1].id) if len(entries) > size else None
+        keys = await key_service.list_keys(session, include_revoked=True)
+        return AuditList(entries[:size], following, keys)
+
+
+admin_service = AdminService()

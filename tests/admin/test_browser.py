@@ -1,0 +1,446 @@
+"""The admin pages in a real headless Chromium (Debian's `chromium`, by Playwright) against a live server.
+
+One server, one browser, one realistic registry (the demo Genes, runs merged by the evolution worker,
+outcome reports spread over three weeks): an admin signs in with the keyboard, finds a Gene, opens it,
+compares two versions, follows the lineage to a trajectory, revokes a Gene with a reason and sees it
+leave search and enter the audit log. The main pages are saved as screenshots under
+artifacts/screenshots/; GENEBANK_UPDATE_README_SCREENSHOT=1 also refreshes docs/admin-gene-page.png.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+import uvicorn
+from sqlalchemy import make_url
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app import migrate
+from app.auth.principal import Role
+from app.auth.service import key_service
+from app.cli import load_demo
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.embeddings import EmbeddingService
+from app.evolution.worker import EvolutionWorker
+from app.genes.repository import GeneRepository
+from app.genes.schemas import PublishRequest
+from app.genes.service import gene_service
+from app.main import create_app
+from app.outcomes.schemas import OutcomeIn
+from app.outcomes.service import outcome_service
+from app.trajectories.service import trajectory_service
+from tests.evolution.builders import trajectory_in
+
+playwright_api = pytest.importorskip("playwright.async_api")
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+README_SCREENSHOT = ROOT / "docs" / "admin-gene-page.png"
+
+FEATURED = "gene_pytest_asyncio_hang_timeout"
+TO_REVOKE = "gene_docker_compose_port_already_allocated"
+TO_PROMOTE = "gene_npm_eresolve_peer_conflict"
+HOSTILE = "<script>alert('xss')</script>"
+
+
+class LiveServer:
+    """uvicorn serving the real app (real lifespan, real pools) in a thread, on a port of its own."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
+        config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 120
+        while not self.server.started:
+            assert self.thread.is_alive(), "the server thread died while starting"
+            assert time.monotonic() < deadline, "the server did not start within 120 s"
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+        self.socket.close()
+
+
+async def _registry(url: str, settings: Settings, embeddings: EmbeddingService) -> dict[str, str]:
+    """The demo Genes, evolved by real worker merges, with outcome reports; the keys to use it."""
+    await load_demo(url, settings, embeddings)
+    engine = create_engine(url, settings)
+    sessions = create_sessionmaker(engine)
+    try:
+        tokens = await _keys(sessions)
+        await _evolve(sessions, url, embeddings)
+        await _edit_by_hand(sessions, embeddings)
+        await _outcomes(sessions, settings)
+    finally:
+        await engine.dispose()
+    # Spread the reports over three weeks so that the chart over time has a shape.
+    conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo) as conn:
+        conn.execute("UPDATE outcomes SET created_at = created_at - (id % 9) * interval '2 days'")
+    return tokens
+
+
+async def _keys(sessions: async_sessionmaker[AsyncSession]) -> dict[str, str]:
+    tokens = {}
+    async with sessions.begin() as session:
+        for name, role in (("ops admin", Role.admin), ("eval consumer", Role.consumer)):
+            created = await key_service.create(session, name=name, role=role, created_by=None)
+            tokens[role.name] = created.token
+    return tokens
+
+
+async def _evolve(sessions: async_sessionmaker[AsyncSession], url: str, embeddings: EmbeddingService) -> None:
+    task = {"family": "code_generation", "description": "Make a hanging pytest-asyncio suite finish"}
+    runs = [
+        trajectory_in(
+            task={**task, "id": "cg-hang-0101"},
+            producer={"model": "claude-opus-4-5", "agent": "swe-agent 1.2"},
+            gene_id=FEATURED,
+            guards=["Never await a queue.get() without a timeout in tests; wrap it in asyncio.wait_for"],
+        ),
+        trajectory_in(
+            task={**task, "id": "cg-hang-0102", "description": f"Fix a hang in {HOSTILE} rendering tests"},
+            producer={"model": "gpt-5"},
+            gene_id=FEATURED,
+            steps=[
+                {
+                    "action": "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 && pytest -q",
+                    "ok": False,
+                    "error": "Failed: Timeout >10.0s in test_stream",
+                    "correction": "close the aiohttp session in the fixture teardown",
+                },
+                {"action": "close the session after yield", "ok": True, "observation": f"ok {HOSTILE}"},
+            ],
+            guards=["Do not leave an aiohttp.ClientSession open across tests; close it in the fixture"],
+        ),
+    ]
+    async with sessions.begin() as session:
+        for body in runs:
+            await trajectory_service.submit(session, body)
+    await EvolutionWorker(sessionmaker=sessions, database_url=url, embeddings=embeddings).run(drain=True)
+    async with sessions.begin() as session:  # one left for the worker: the dashboard shows its lag
+        await trajectory_service.submit(
+            session, trajectory_in(task={**task, "id": "cg-hang-0199"}, gene_id=FEATURED)
+        )
+
+
+async def _edit_by_hand(sessions: async_sessionmaker[AsyncSession], embeddings: EmbeddingService) -> None:
+    """A maintainer's version on top of the merges: a strategy step added, the oldest guard removed."""
+    async with sessions.begin() as session:
+        found = await GeneRepository(session).gene_with_version(FEATURED)
+        assert found is not None
+        current = found[1]
+        doc = {k: v for k, v in current.document.items() if k != "asset_id"}
+        doc["parent"] = current.asset_id
+        doc["strategy"] = [
+            *doc["strategy"][:3],
+            "Log the pending tasks with asyncio.all_tasks() when a test times out",
+            *doc["strategy"][3:],
+        ]
+        doc["avoid"] = [g for g in doc["avoid"] if "time.sleep" not in g]
+        request = PublishRequest.model_validate(
+            {"gene": doc, "provenance": {"kind": "manual", "producer_model": doc["model_name"]}}
+        )
+        await gene_service.publish(session, request, embeddings)
+
+
+async def _outcomes(sessions: async_sessionmaker[AsyncSession], settings: Settings) -> None:
+    async with sessions() as session:
+        genes = GeneRepository(session)
+        # The assets consumers were handed: the current version of each Gene.
+        assets = {g: (await genes.get_gene(g)).current_asset_id for g in (FEATURED, TO_REVOKE, TO_PROMOTE)}  # type: ignore[union-attr]
+    plan = [
+        (FEATURED, "qwen3-8b", [True, True, True, False, True, True, True]),
+        (FEATURED, "llama-3.1-8b", [True, False, True, True, False]),
+        (FEATURED, "gemma-3-12b", [False, False, True]),
+        (TO_REVOKE, "qwen3-8b", [True, False]),
+        (TO_PROMOTE, "qwen3-8b", [True]),
+    ]
+    for gene_id, model, results in plan:
+        for index, success in enumerate(results):
+            body = OutcomeIn.model_validate(
+                {
+                    "asset_id": assets[gene_id],
+                    "consumer_model": model,
+                    "task_id": f"{model}-{index}",
+                    "success": success,
+                    "tokens_used": 1800 + 100 * index,
+                    "baseline_tokens": 5200,
+                }
+            )
+            async with sessions.begin() as session:
+                await outcome_service.report(session, gene_id, body, "eval-consumer", settings)
+
+
+@pytest.fixture
+def screenshots() -> Iterator[Path]:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    yield SCREENSHOTS
+
+
+A11Y_PROBE = """() => {
+  const problems = [];
+  for (const tag of ["header", "nav", "main", "footer"]) {
+    if (!document.querySelector(tag)) problems.push(`no <${tag}>`);
+  }
+  const headings = [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map(h => Number(h.tagName[1]));
+  if (headings.filter(level => level === 1).length !== 1) problems.push("not exactly one <h1>");
+  headings.forEach((level, i) => {
+    if (i > 0 && level > headings[i - 1] + 1) problems.push(`heading h${level} after h${headings[i - 1]}`);
+  });
+  for (const field of document.querySelectorAll("input:not([type=hidden]), select, textarea")) {
+    const labelled = (field.id && document.querySelector(`label[for="${field.id}"]`)) ||
+      field.closest("label") || field.getAttribute("aria-label") || field.getAttribute("aria-labelledby");
+    if (!labelled) problems.push(`unlabelled ${field.tagName.toLowerCase()} ${field.name}`);
+  }
+  for (const button of document.querySelectorAll("button")) {
+    if (!button.textContent.trim() && !button.getAttribute("aria-label")) problems.push("an unnamed button");
+  }
+  return {title: document.title, problems};
+}"""
+
+
+async def _check_accessible(page: Any) -> None:
+    report = await page.evaluate(A11Y_PROBE)
+    assert report["title"].endswith("· Genebank admin"), report["title"]
+    assert report["problems"] == [], f"{page.url}: {report['problems']}"
+
+
+async def _search_ids(api: httpx.AsyncClient, query: str) -> list[str]:
+    response = await api.post("/v1/search", json={"query": query, "k": 10})
+    assert response.status_code == 200, response.text
+    return [result["gene_id"] for result in response.json()["results"]]
+
+
+async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
+    scratch_url: str, embeddings: EmbeddingService, tmp_path: Path, screenshots: Path
+) -> None:
+    assert os.path.exists(CHROMIUM), (  # noqa: ASYNC240
+        f"{CHROMIUM} is missing: `apt-get install chromium` (Debian), or deselect with -m 'not browser'"
+    )
+    await asyncio.to_thread(migrate.upgrade, scratch_url)
+    settings = Settings(
+        database_url=scratch_url,
+        data_dir=tmp_path,
+        migrate_on_start=False,
+        run_worker="false",
+        rate_limit_reads="100000/minute",
+        rate_limit_search="100000/minute",
+        rate_limit_writes="100000/minute",
+    )
+    tokens = await _registry(scratch_url, settings, embeddings)
+    dialogs: list[str] = []
+
+    with LiveServer(settings) as server:
+        api = httpx.AsyncClient(
+            base_url=server.url, headers={"Authorization": f"Bearer {tokens['consumer']}"}, timeout=30
+        )
+        async with playwright_api.async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            context = await browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server.url)
+            page = await context.new_page()
+            page.set_default_timeout(15_000)
+
+            async def on_dialog(dialog: Any) -> None:
+                dialogs.append(dialog.message)
+                await dialog.accept()
+
+            page.on("dialog", on_dialog)
+            # A CSP violation, a missing asset or a script error shows up here.
+            console_errors: list[str] = []
+            page.on(
+                "console",
+                lambda message: (
+                    console_errors.append(f"{page.url}: {message.text}")
+                    if message.type == "error" and "/admin/tables/" not in page.url
+                    else None
+                ),
+            )
+
+            # Signing in, with the keyboard only: the key field has focus, Enter submits.
+            await page.goto("/admin/genes")
+            assert page.url.endswith("/admin/login?next=%2Fadmin%2Fgenes")
+            await page.keyboard.type(tokens["admin"])
+            await page.screenshot(path=screenshots / "login.png")
+            await page.keyboard.press("Enter")
+            await page.wait_for_url("**/admin/genes")
+            await page.goto("/admin/")
+            assert await page.locator("h1").inner_text() == "Dashboard"
+            assert "ops admin" in await page.locator("header").inner_text()
+            worker = await page.locator("#worker-heading + dl").inner_text()
+            assert "Pending trajectories\n1" in worker.replace("\t", "\n")
+            await _check_accessible(page)
+            await page.screenshot(path=screenshots / "dashboard.png", full_page=True)
+
+            # The first Tab lands on the skip link, which moves focus to the content.
+            await page.keyboard.press("Tab")
+            assert await page.evaluate("document.activeElement.textContent") == "Skip to content"
+
+            # Finding a Gene: filter, then sort by quality.
+            await page.get_by_role("navigation", name="Main").get_by_role("link", name="Genes").click()
+            await page.get_by_label("Id or summary contains").fill("asyncio")
+            await page.get_by_role("button", name="Filter").click()
+            await page.wait_for_url("**/admin/genes?q=asyncio*")
+            assert await page.locator("table.genes tbody tr").count() == 1
+            await page.get_by_role("link", name="Clear").click()
+            await page.get_by_role("link", name="Quality", exact=True).click()
+            rows = page.locator("table.genes tbody tr")
+            assert await rows.count() == 12
+            assert await rows.first.locator("th a").inner_text() == FEATURED  # the most reported-on Gene
+            await _check_accessible(page)
+            await page.screenshot(path=screenshots / "genes.png", full_page=True)
+
+            # Its page: the readable document, the lineage graph, the outcome charts.
+            await page.get_by_role("link", name=FEATURED, exact=True).click()
+            await page.wait_for_url(f"**/admin/genes/{FEATURED}")
+            assert FEATURED in await page.locator("h1").inner_text()
+            strategy = page.locator("#document ol.strategy li")
+            assert await strategy.count() == 6
+            assert await page.locator("svg.lineage a.node-version, svg.lineage a.node-current").count() == 5
+            assert await page.locator("svg.chart rect.bar-success").count() > 3
+            assert "gemma-3-12b" in await page.locator("#outcomes").inner_text()
+            hostile = page.locator("#versions").get_by_text(HOSTILE, exact=False)
+            assert await hostile.count() >= 1 and not dialogs  # a run's task, shown as text, never run
+            await _check_accessible(page)
+            await page.screenshot(path=screenshots / "gene.png", full_page=True)
+            await page.screenshot(
+                path=tmp_path / "readme.png",
+                full_page=True,
+                clip={"x": 0, "y": 0, "width": 1280, "height": 1330},
+            )
+
+            # Comparing two versions: v1 (published) against v5 (two merges and a hand edit later).
+            compare = page.locator("#versions form.compare")
+            await compare.get_by_label("Compare version").select_option("1")
+            await compare.get_by_label("with version").select_option("5")
+            await compare.get_by_role("button", name="Compare").click()
+            await page.wait_for_url(f"**/admin/genes/{FEATURED}/diff?from=1&to=5")
+            guards = page.locator("#field-avoid")
+            added = await guards.locator("li.added").all_inner_texts()
+            assert any("aiohttp.ClientSession open across tests" in line for line in added), added
+            removed = await guards.locator("li.removed").all_inner_texts()
+            assert len(removed) == 1 and "time.sleep" in removed[0]
+            steps = await page.locator("#field-strategy li.added").all_inner_texts()
+            assert len(steps) == 1 and "asyncio.all_tasks()" in steps[0]
+            await _check_accessible(page)
+            await page.screenshot(path=screenshots / "diff.png", full_page=True)
+
+            # Following the lineage to a trajectory: the graph's nodes are links.
+            await page.goto(f"/admin/genes/{FEATURED}")
+            run = page.locator("svg.lineage a.node-failed, svg.lineage a.node-passed").filter(
+                has_text="cg-hang-0102"
+            )
+            await run.first.click()
+            await page.wait_for_url("**/admin/trajectories/*")
+            heading = await page.locator("h1").inner_text()
+            assert "cg-hang-0102" in heading
+            body = await page.locator("main").inner_text()
+            assert HOSTILE in body and not dialogs  # shown as text, never run
+            assert "Secrets redacted\n1" in body.replace("\t", "\n")
+            assert "ghp_abcdefghijklmnop" not in body
+            merged = await page.locator("#merged-heading + p").inner_text()
+            assert FEATURED in merged
+            await _check_accessible(page)
+            await page.screenshot(path=screenshots / "trajectory.png", full_page=True)
+
+            for name, path in (("producers", "/admin/producers"), ("events", "/admin/events")):
+                await page.goto(path)
+                await _check_accessible(page)
+                await page.screenshot(path=screenshots / f"{name}.png", full_page=True)
+            assert await page.locator("ol.feed > li").count() >= 14
+
+            # Revoking a Gene: it leaves search and enters the audit log.
+            query = "docker compose cannot start: port is already allocated"
+            assert TO_REVOKE in await _search_ids(api, query)
+            await page.goto(f"/admin/genes/{TO_REVOKE}")
+            await page.get_by_label("Revoke (final)").check()
+            await page.get_by_label("Reason (required", exact=False).fill(
+                "Advice to remap ports broke CI runners"
+            )
+            await page.get_by_role("button", name="Apply").click()
+            await page.wait_for_url(f"**/admin/genes/{TO_REVOKE}#actions")
+            assert dialogs and "final" in dialogs[-1]  # the confirmation (a script nicety)
+            assert "is now revoked" in await page.locator(".flash.success").inner_text()
+            assert "revoked" in await page.locator("h1 .status").inner_text()
+            assert TO_REVOKE not in await _search_ids(api, query)
+            assert (await api.get(f"/v1/genes/{TO_REVOKE}")).status_code == 410
+
+            await page.get_by_role("navigation", name="Main").get_by_role("link", name="Audit log").click()
+            await page.get_by_label("Action").fill("admin.set_status")
+            await page.get_by_role("button", name="Filter").click()
+            entry = page.locator("table.audit tbody tr").first
+            text = await entry.inner_text()
+            assert "ops admin" in text and TO_REVOKE in text and "200" in text and "127.0.0.1" in text
+            assert "Advice to remap ports broke CI runners" in text
+            await _check_accessible(page)
+            await page.screenshot(path=screenshots / "audit.png", full_page=True)
+
+            assert console_errors == []
+
+            # Plain table browsing is sqladmin's, behind the same session.
+            await page.goto("/admin/tables/outcome/list")
+            assert "gemma-3-12b" in await page.locator("body").inner_text()
+            await page.screenshot(path=screenshots / "tables.png")
+
+            # Without JavaScript: the same session still reads the document and uses the forms.
+            state = await context.storage_state()
+            plain = await browser.new_context(
+                java_script_enabled=False, storage_state=state, base_url=server.url
+            )
+            quiet = await plain.new_page()
+            await quiet.goto(f"/admin/genes/{TO_PROMOTE}")
+            assert await quiet.locator("#document ol.strategy li").count() >= 3
+            assert await quiet.locator("#actions textarea[name=reason][required]").count() == 1
+            await quiet.get_by_label("Promote").check()
+            await quiet.get_by_label("Reason (required", exact=False).fill("Verified by hand on three repos")
+            await quiet.get_by_role("button", name="Apply").click()
+            assert "is now promoted" in await quiet.locator(".flash.success").inner_text()
+            await quiet.goto(f"/admin/genes/{FEATURED}/diff?from=2&to=3")
+            assert await quiet.locator("#field-avoid li.added").count() == 1
+            await plain.close()
+
+            # Signing out ends the session.
+            await page.goto("/admin/")
+            await page.get_by_role("button", name="Sign out").click()
+            await page.wait_for_url("**/admin/login")
+            await page.goto("/admin/")
+            assert "/admin/login" in page.url
+            await browser.close()
+        await api.aclose()
+
+    if os.environ.get("GENEBANK_UPDATE_README_SCREENSHOT") == "1":
+        README_SCREENSHOT.parent.mkdir(exist_ok=True)
+        shutil.copyfile(tmp_path / "readme.png", README_SCREENSHOT)
