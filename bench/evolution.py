@@ -36,7 +36,7 @@ from typing import Any
 
 import httpx
 import psycopg
-from harness import ROOT, conninfo, free_port, median, scratch_database, server
+from harness import ROOT, UNLIMITED, api_key, conninfo, free_port, median, scratch_database, server
 
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
@@ -218,9 +218,10 @@ def merge_round(url: str, count: int, first: int, bodies: list[TrajectoryIn], da
     return len(bodies) / (last - committed)
 
 
-async def steady_load(port: int, bodies: list[TrajectoryIn], rate: float) -> list[str]:
+async def steady_load(port: int, bodies: list[TrajectoryIn], rate: float, token: str) -> list[str]:
     ids: list[str] = []
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30, headers=headers) as client:
         start = time.perf_counter()
 
         async def post(at: float, body: TrajectoryIn) -> None:
@@ -290,14 +291,16 @@ def main() -> None:
             "GENEBANK_DATABASE_URL": url,
             "GENEBANK_MIGRATE_ON_START": "false",
             "GENEBANK_RUN_WORKER": "false",
+            **UNLIMITED,
         }
+        producer = api_key(url, "producer")
         count = int(args.rate * args.lag_seconds)
         bodies = [trajectory_body(rng, next_index + i, args.guards) for i in range(count)]
         with (
             server([*uvicorn, "app.main:create_app", "--port", str(port)], port, env),
             workers(url, 1, data_dir),
         ):
-            ids = asyncio.run(steady_load(port, bodies, args.rate))
+            ids = asyncio.run(steady_load(port, bodies, args.rate, producer))
             wait_merged(url, next_index, count)
         measured = sorted(lags(url, ids))
         p50 = statistics.median(measured)

@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from harness import (
+    UNLIMITED,
     LoadResult,
     api_key,
     bearer,
@@ -95,7 +96,12 @@ def main() -> None:
         auth = bearer(api_key(url))
         uvicorn = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
         genebank_port, baseline_port = free_port(), free_port()
-        genebank_env: dict[str, Any] = {"GENEBANK_DATABASE_URL": url, "GENEBANK_MIGRATE_ON_START": "false"}
+        genebank_env: dict[str, Any] = {
+            "GENEBANK_DATABASE_URL": url,
+            "GENEBANK_MIGRATE_ON_START": "false",
+            "GENEBANK_RUN_WORKER": "false",
+            **UNLIMITED,
+        }
         with (
             server(
                 [*uvicorn, "--factory", "app.main:create_app", "--port", str(genebank_port)],

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import psycopg
 from harness import (
+    UNLIMITED,
     LoadResult,
     api_key,
     bearer,
@@ -266,6 +267,8 @@ def main() -> None:
             env = {
                 "GENEBANK_DATABASE_URL": url,
                 "GENEBANK_MIGRATE_ON_START": "false",
+                "GENEBANK_RUN_WORKER": "false",
+                **UNLIMITED,
                 "GENEBANK_EMBEDDING_CACHE_SIZE": "0",
                 "GENEBANK_EMBEDDING_BACKEND": settings.embedding_backend,
                 "GENEBANK_DATA_DIR": str(settings.data_dir),
