@@ -85,9 +85,15 @@ def create_read_pool(url: str, settings: Settings) -> AsyncConnectionPool:
 
 
 async def configure_read_connection(conn: psycopg.AsyncConnection[Any], *, ef_search: int) -> None:
-    """Vectors travel in binary; HNSW scans are deep enough for recall and continue past filters."""
+    """Vectors travel in binary; HNSW scans are deep enough for recall and continue past filters.
+
+    random_page_cost 1.1 (solid-state storage): at 4, a deep ef_search made the planner prefer a
+    sequential scan and sort over the HNSW index on small corpora (21 ms instead of 1 ms at 10,000).
+    """
     await register_vector_async(conn)
-    settings = sql.SQL("SET hnsw.ef_search = {}; SET hnsw.iterative_scan = relaxed_order")
+    settings = sql.SQL(
+        "SET hnsw.ef_search = {}; SET hnsw.iterative_scan = relaxed_order; SET random_page_cost = 1.1"
+    )
     await conn.execute(settings.format(sql.Literal(ef_search)))
 
 
