@@ -65,13 +65,33 @@ MAX_OFFSET = 200
 
 
 @dataclass
+class _Parts:
+    stages: dict[str, tuple[int, float]]
+    relevance: float
+    quality: float
+    freshness: float
+    parts: dict[str, float]
+
+    def model(self) -> Explanation:
+        return Explanation(
+            stages={
+                name: StageRank(rank=rank, contribution=share) for name, (rank, share) in self.stages.items()
+            },
+            relevance=self.relevance,
+            quality=self.quality,
+            freshness=self.freshness,
+            parts=self.parts,
+        )
+
+
+@dataclass
 class Scored:
     row: dict[str, Any]
     score: float
     similarity: float
     confidence: Literal["found", "low_confidence"]
     signal_hits: list[str]
-    explanation: Explanation
+    explanation: _Parts
 
 
 @lru_cache(maxsize=1024)
@@ -247,12 +267,13 @@ class SearchService:
                 "keyword": lexical_ranks["keyword"].get(version_id),
                 "signals": signal_rank.get(version_id),
             }
+            # Plain (rank, share) pairs: an Explanation model is only built for results that show it.
             stage_ranks = {
-                stage: StageRank(rank=int(rank), contribution=STAGE_WEIGHTS[stage] / (RRF_K + int(rank)))
+                stage: (int(rank), STAGE_WEIGHTS[stage] / (RRF_K + int(rank)))
                 for stage, rank in ranks.items()
                 if stage in stages and rank is not None
             }
-            relevance = sum(item.contribution for item in stage_ranks.values()) / best_possible
+            relevance = sum(share for _, share in stage_ranks.values()) / best_possible
             age_days = max(0.0, (now - row["valid_from"]).total_seconds() / 86400)
             freshness = math.exp(-math.log(2) * age_days / half_life)
             parts = {
@@ -262,9 +283,7 @@ class SearchService:
                 "freshness": WEIGHTS["freshness"] * freshness,
             }
             score = sum(parts.values())
-            explanation = Explanation(
-                stages=stage_ranks, relevance=relevance, quality=quality, freshness=freshness, parts=parts
-            )
+            explanation = _Parts(stage_ranks, relevance, quality, freshness, parts)
             scored.append(Scored(row, score, similarity, confidence, row_hits, explanation))
         if not any(item.similarity >= settings.search_low_similarity for item in scored):
             return []  # nothing plausible: say so rather than offer the least bad Gene
@@ -320,7 +339,7 @@ class SearchService:
             status=row["status"],
             signal_hits=item.signal_hits,
             demoted_for_consumer_model=bool(row["demoted"]),
-            explain=item.explanation if explain else None,
+            explain=item.explanation.model() if explain else None,
         )
 
     @staticmethod
