@@ -10,12 +10,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-
-def _timestamp(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
+import orjson
 
 
 @dataclass(frozen=True)
@@ -64,20 +61,29 @@ class VersionView:
             "status_message": row["status_message"],
             "category": row["category"],
             "task_family": row["gene_task_family"],
-            "valid_from": _timestamp(row["valid_from"]),
-            "valid_to": _timestamp(row["valid_to"]),
-            "gene_created_at": _timestamp(row["gene_created_at"]),
-            "gene_updated_at": _timestamp(row["gene_updated_at"]),
+            "valid_from": row["valid_from"],
+            "valid_to": row["valid_to"],
+            "gene_created_at": row["gene_created_at"],
+            "gene_updated_at": row["gene_updated_at"],
         }
         provenance = {
             "kind": row["provenance_kind"],
             "producer_model": row["producer_model"],
             "task": task,
             "cost": cost,
-            "trajectory_ids": [str(tid) for tid in row["trajectory_ids"] or ()],
+            "trajectory_ids": row["trajectory_ids"] or [],
         }
-        head = json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))[:-1]
-        prov = json.dumps(provenance, ensure_ascii=False, separators=(",", ":"))[:-1]
-        verifier = row["verifier_json"] or "null"
-        text = f'{head},"provenance":{prov},"verifier":{verifier}}},"document":{row["document_json"]}}}'
-        return text.encode()
+        # orjson writes datetimes as RFC 3339 (…Z, like pydantic) and UUIDs as strings, in C.
+        verifier = (row["verifier_json"] or "null").encode()
+        return b"".join(
+            (
+                orjson.dumps(envelope, option=orjson.OPT_UTC_Z)[:-1],
+                b',"provenance":',
+                orjson.dumps(provenance)[:-1],
+                b',"verifier":',
+                verifier,
+                b'},"document":',
+                row["document_json"].encode(),
+                b"}",
+            )
+        )
