@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -56,6 +57,7 @@ def scratch_database(prefix: str = "genebank_bench") -> Iterator[str]:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
         if embedded is not None:
             embedded.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def api_key(url: str, role: str = "consumer") -> str:
