@@ -89,10 +89,14 @@ async def configure_read_connection(conn: psycopg.AsyncConnection[Any], *, ef_se
 
     random_page_cost 1.1 (solid-state storage): at 4, a deep ef_search made the planner prefer a
     sequential scan and sort over the HNSW index on small corpora (21 ms instead of 1 ms at 10,000).
+    Generic plans: psycopg prepares a statement once it ran 5 times on a connection, but PostgreSQL
+    kept planning the search statement afresh for every vector (0.6 ms of its 3 ms at 10,000
+    Genes, bench/search.py); the plan is the same for every value these statements take.
     """
     await register_vector_async(conn)
     settings = sql.SQL(
-        "SET hnsw.ef_search = {}; SET hnsw.iterative_scan = relaxed_order; SET random_page_cost = 1.1"
+        "SET hnsw.ef_search = {}; SET hnsw.iterative_scan = relaxed_order; SET random_page_cost = 1.1;"
+        " SET plan_cache_mode = force_generic_plan"
     )
     await conn.execute(settings.format(sql.Literal(ef_search)))
 

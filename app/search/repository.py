@@ -11,8 +11,10 @@ Stages, each over current versions only (the partial indexes' predicate `valid_t
   signals, ranked by how many; the exact GEP match of each pattern is decided in Python
   (app/gep/signals.py), on every candidate of every stage.
 
-Statements are assembled from constant fragments only (column names, stage templates); every value
-travels as a bound parameter, hence the file-wide S608 exemption.
+Statements are assembled from constant fragments only (column names, stage templates) and the
+LIMIT, an integer; every other value travels as a bound parameter, hence the file-wide S608
+exemption. The LIMIT is inlined because read connections use generic plans (app/db.py): with a
+parameter there, the planner guesses 10 % of the table and prefers a full sort to the HNSW index.
 """
 # ruff: noqa: S608
 
@@ -119,7 +121,7 @@ class SearchRepository:
         self, *, keyword_text: str | None, signal_text: str | None, filters: Filters, per_stage: int
     ) -> dict[str, dict[int, int]]:
         """Keyword and signal candidates with their ranks; needs no embedding, so it runs meanwhile."""
-        where = filters.sql()
+        where, limit = filters.sql(), int(per_stage)
         parts = []
         if keyword_text:
             parts.append(f"""
@@ -128,7 +130,7 @@ class SearchRepository:
                  FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
                       (SELECT {_rare_terms("english", "search_term_stats", "kwq")} AS query) q
                  WHERE {where} AND q.query IS NOT NULL AND v.search_tsv @@ q.query
-                 ORDER BY score DESC, v.id LIMIT %(n)s) kw)""")
+                 ORDER BY score DESC, v.id LIMIT {limit}) kw)""")
         if signal_text:
             parts.append(f"""
               (SELECT 'signals' AS stage, id, rank() OVER (ORDER BY score DESC) AS r FROM (
@@ -136,7 +138,7 @@ class SearchRepository:
                  FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
                       (SELECT {_rare_terms("simple", "signal_term_stats", "sigq")} AS query) q
                  WHERE {where} AND q.query IS NOT NULL AND v.signals_tsv @@ q.query
-                 ORDER BY score DESC, v.id LIMIT %(n)s) sig)""")
+                 ORDER BY score DESC, v.id LIMIT {limit}) sig)""")
         found: dict[str, dict[int, int]] = {"keyword": {}, "signals": {}}
         if not parts:
             return found
@@ -144,7 +146,6 @@ class SearchRepository:
             **filters.params(),
             "kwq": keyword_text,
             "sigq": signal_text,
-            "n": per_stage,
             "budget": POSTING_BUDGET,
         }
         for row in await self._rows(" UNION ALL ".join(parts), params):
@@ -162,19 +163,19 @@ class SearchRepository:
         consumer_model: str | None = None,
     ) -> list[dict[str, Any]]:
         """The vector stage, then the facts of its candidates together with `extra_ids` (other stages')."""
-        where = filters.sql()
+        where, limit = filters.sql(), int(per_stage)
         if exact:
             # MATERIALIZED keeps the planner from walking the HNSW index for the ORDER BY.
             vec = f"""
               filtered AS MATERIALIZED (
                 SELECT v.id, v.embedding FROM gene_versions v JOIN genes g ON g.id = v.gene_id WHERE {where}),
               vec AS (SELECT id, embedding <=> %(qvec)s AS distance FROM filtered
-                      ORDER BY distance LIMIT %(n)s)"""
+                      ORDER BY distance LIMIT {limit})"""
         else:
             vec = f"""
               vec AS (SELECT v.id, v.embedding <=> %(qvec)s AS distance
                       FROM gene_versions v JOIN genes g ON g.id = v.gene_id WHERE {where}
-                      ORDER BY v.embedding <=> %(qvec)s LIMIT %(n)s)"""
+                      ORDER BY v.embedding <=> %(qvec)s LIMIT {limit})"""
         sql = (
             f"WITH {vec},\n"
             # rank(), not row_number(): equally close Genes share a rank instead of splitting by id.
@@ -185,7 +186,6 @@ class SearchRepository:
             **filters.params(),
             "qvec": np.asarray(query_vector, dtype=np.float32),
             "extra": extra_ids,
-            "n": per_stage,
             # NULL matches no per-model row ('' is the all-models row).
             "consumer_model": consumer_model,
         }
