@@ -29,7 +29,6 @@ from app.admin.svg import (
     success_over_time,
 )
 from app.auth.principal import Principal
-from app.auth.repository import KeyRepository
 from app.auth.service import key_service
 from app.config import Settings
 from app.errors import AppError, NotFound
@@ -406,34 +405,8 @@ class AdminService:
                 by_version={v.version: (v.reports, v.mean, v.lower_bound) for v in stats.by_version},
             )
         # The stats service answers 410 for a revoked Gene; the admin still sees its history and cost.
-        repo = OutcomeRepository(session)
-        usage = await repo.usage(gene.id)
-        cost = await repo.discovery_cost(gene.id)
-        return GeneStats(
-            usage=UsageRead(
-                reports=usage.reports,
-                consumer_models=usage.consumer_models,
-                tasks=usage.tasks,
-                reports_with_baseline=usage.reports_with_baseline,
-                tokens_saved=int(usage.tokens_saved),
-            ),
-            discovery_cost=CostRead(
-                tokens=int(cost.tokens),
-                attempts=int(cost.attempts),
-                seconds=float(cost.seconds),
-                runs=cost.runs,
-            ),
-            status_history=[
-                StatusChangeRead(
-                    from_status=c.from_status,
-                    to_status=c.to_status,
-                    reason=c.reason,
-                    actor=c.actor,
-                    at=c.created_at,
-                )
-                for c in await repo.status_changes(gene.id)
-            ],
-        )
+        usage, cost, history = await outcome_service.history(OutcomeRepository(session), gene.id)
+        return GeneStats(usage=usage, discovery_cost=cost, status_history=history)
 
     async def diff(self, session: AsyncSession, gene_id: str, old: int | None, new: int | None) -> DiffPage:
         repo = AdminRepository(session)
@@ -513,19 +486,16 @@ class AdminService:
         detail: dict[str, Any] | None = None,
     ) -> None:
         """An admin-page action in the API's audit log (the access middleware leaves /admin to us)."""
-        await KeyRepository(session).add_audit(
-            AuditEntry(
-                key_id=principal.key_id,
-                actor=principal.name,
-                role=principal.role.name,
-                action=action,
-                target=target,
-                client=client,
-                method="POST",
-                path=path,
-                status=status,
-                detail=detail,
-            )
+        await key_service.audit(
+            session,
+            principal,
+            action,
+            target,
+            client=client,
+            method="POST",
+            path=path,
+            status=status,
+            detail=detail,
         )
 
     async def producers(self, session: AsyncSession, settings: Settings) -> list[ProducerRow]:

@@ -105,9 +105,19 @@ class KeyService:
         return principal
 
     async def audit(
-        self, session: AsyncSession, principal: Principal, action: str, target: str | None
+        self,
+        session: AsyncSession,
+        principal: Principal,
+        action: str,
+        target: str | None,
+        *,
+        client: str | None = "cli",
+        method: str | None = None,
+        path: str | None = None,
+        status: int = 200,
+        detail: dict[str, Any] | None = None,
     ) -> None:
-        """Record an action taken outside HTTP (the command line) in the same audit log."""
+        """Record an action the access middleware does not see (command line, admin pages)."""
         await KeyRepository(session).add_audit(
             AuditEntry(
                 key_id=principal.key_id,
@@ -115,8 +125,11 @@ class KeyService:
                 role=principal.role.name,
                 action=action,
                 target=target,
-                client="cli",
-                status=200,
+                client=client,
+                method=method,
+                path=path,
+                status=status,
+                detail=detail,
             )
         )
 

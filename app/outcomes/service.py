@@ -314,8 +314,7 @@ class OutcomeService:
                     lower_bound=post.quantile(level),
                 )
             )
-        usage = await repo.usage(gene_id)
-        cost = await repo.discovery_cost(gene_id)
+        usage, cost, history = await self.history(repo, gene_id)
         return StatsRead(
             gene_id=gene_id,
             status=gene.status,
@@ -324,20 +323,33 @@ class OutcomeService:
             quality=overall_read,
             by_consumer_model=by_model,
             by_version=by_version,
-            usage=UsageRead(
+            usage=usage,
+            discovery_cost=cost,
+            status_history=history,
+        )
+
+    @staticmethod
+    async def history(
+        repo: OutcomeRepository, gene_id: str
+    ) -> tuple[UsageRead, CostRead, list[StatusChangeRead]]:
+        """Reuse, discovery cost and status history: kept for every Gene, a revoked one included."""
+        usage = await repo.usage(gene_id)
+        cost = await repo.discovery_cost(gene_id)
+        return (
+            UsageRead(
                 reports=usage.reports,
                 consumer_models=usage.consumer_models,
                 tasks=usage.tasks,
                 reports_with_baseline=usage.reports_with_baseline,
                 tokens_saved=int(usage.tokens_saved),
             ),
-            discovery_cost=CostRead(
+            CostRead(
                 tokens=int(cost.tokens),
                 attempts=int(cost.attempts),
                 seconds=float(cost.seconds),
                 runs=cost.runs,
             ),
-            status_history=[
+            [
                 StatusChangeRead(
                     from_status=c.from_status,
                     to_status=c.to_status,
