@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from harness import encode_latencies
 
 from app.embeddings.base import Embedder
 from app.embeddings.onnx_backend import OnnxEmbedder
@@ -55,7 +56,6 @@ def main() -> None:
 
 
 def compare(args: argparse.Namespace, models_dir: Path) -> None:
-
     corpus = [json.loads(line) for line in (DATA / "corpus.jsonl").read_text().splitlines() if line.strip()]
     texts = [embedding_text(payload["gene"]) for payload in corpus[: args.sample]]
     queries = [json.loads(line)["query"] for line in (DATA / "queries.jsonl").read_text().splitlines()]
@@ -74,13 +74,7 @@ def compare(args: argparse.Namespace, models_dir: Path) -> None:
     )
     print(f"{'backend':<18} {'query p50 ms':>12} {'batch texts/s':>14} {'cos min':>8} {'cos mean':>9}")
     for name, embedder in backends.items():
-        for query in queries[:10]:
-            embedder.encode([query])
-        latencies = []
-        for query in queries:
-            start = time.perf_counter()
-            embedder.encode([query])
-            latencies.append((time.perf_counter() - start) * 1000)
+        latencies = encode_latencies(embedder, queries)
         start = time.perf_counter()
         vectors = embedder.encode(texts)
         throughput = len(texts) / (time.perf_counter() - start)

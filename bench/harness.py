@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app import embedded_pg, migrate  # noqa: E402
+from app.embeddings.base import Embedder  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -222,6 +223,18 @@ def post_json(path: str, body: bytes, headers: str = "") -> bytes:
         f"POST {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\n{headers}\r\n"
     ).encode() + body
+
+
+def encode_latencies(embedder: Embedder, texts: Sequence[str]) -> list[float]:
+    """The embedder's time (ms) to encode each text alone, as a server meets a query, after a warm-up."""
+    for text in texts[:10]:
+        embedder.encode([text])
+    latencies = []
+    for text in texts:
+        start = time.perf_counter()
+        embedder.encode([text])
+        latencies.append((time.perf_counter() - start) * 1000)
+    return latencies
 
 
 def median(values: Sequence[float]) -> float:

@@ -40,6 +40,7 @@ from harness import (
     api_key,
     bearer,
     conninfo,
+    encode_latencies,
     free_port,
     post_json,
     run_load,
@@ -176,18 +177,6 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
         print(f"  built the HNSW index in {time.perf_counter() - start:.0f} s", flush=True)
 
 
-def encode_baseline(embedder: Embedder, texts: list[str]) -> list[float]:
-    """The embedder's encode time for one query (ms), as the server meets each request."""
-    for text in texts[:10]:
-        embedder.encode([text])
-    latencies = []
-    for text in texts:
-        start = time.perf_counter()
-        embedder.encode([text])
-        latencies.append((time.perf_counter() - start) * 1000)
-    return latencies
-
-
 def vector_baselines(url: str, query_vectors: np.ndarray, ef_search: int) -> tuple[float, list[float]]:
     """Recall@10 of HNSW against an exact scan, and raw HNSW query latencies (ms)."""
     recalls, latencies = [], []
@@ -274,7 +263,7 @@ def main() -> None:
             load(url, genes, vectors)
             auth = bearer(api_key(url))
             # Both baselines under the conditions the server meets: the corpus loaded, PostgreSQL up.
-            encode_ms = encode_baseline(embedder, texts)
+            encode_ms = encode_latencies(embedder, texts)
             recall, hnsw_ms = vector_baselines(url, query_vectors, settings.search_ef_search)
             port = free_port()
             env = {
