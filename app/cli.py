@@ -17,13 +17,13 @@ import uvicorn
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import migrate as migrations
-from app.auth.bootstrap import CLI
-from app.auth.principal import Role
+from app.auth.principal import SYSTEM, Role
 from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService, load_embedder
 from app.errors import AppError
+from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker, WorkerStats
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
@@ -208,6 +208,7 @@ async def _run_worker(
         concurrency=concurrency,
         poll_seconds=settings.worker_poll_seconds,
         max_attempts=settings.worker_max_attempts,
+        service=EvolutionService.from_settings(settings),
     )
     loop = asyncio.get_running_loop()
 
@@ -265,14 +266,24 @@ class KeyRole(StrEnum):
 def keys_create(
     role: Annotated[KeyRole, typer.Option(help="what the key may do", case_sensitive=False)],
     name: Annotated[str, typer.Option(help="who or what the key is for")],
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="bind the key to the consumer model it runs (its outcome reports count for that model only)",
+        ),
+    ] = None,
 ) -> None:
     """Create a key and print it (the only time it is shown)."""
 
     async def create(sessionmaker: async_sessionmaker[AsyncSession]) -> str:
         async with sessionmaker.begin() as session:
-            created = await key_service.create(session, name=name, role=Role[role.value], created_by=None)
-            await key_service.audit(session, CLI, "create_key", str(created.key.id))
-            return f"{created.key.id}  {role.value}  {name}\n{created.token}"
+            created = await key_service.create(
+                session, name=name, role=Role[role.value], created_by=None, consumer_model=model
+            )
+            await key_service.audit(session, SYSTEM, "create_key", str(created.key.id))
+            bound = f"  bound to {model}" if model else ""
+            return f"{created.key.id}  {role.value}  {name}{bound}\n{created.token}"
 
     typer.echo(_with_database(create))
 
@@ -302,7 +313,7 @@ def keys_revoke(key_id: Annotated[uuid.UUID, typer.Argument(help="the key's id (
     async def revoke(sessionmaker: async_sessionmaker[AsyncSession]) -> str:
         async with sessionmaker.begin() as session:
             key = await key_service.revoke(session, key_id)
-            await key_service.audit(session, CLI, "revoke_key", str(key_id))
+            await key_service.audit(session, SYSTEM, "revoke_key", str(key_id))
             return f"revoked {key.id} ({key.role}, {key.name})"
 
     typer.echo(_with_database(revoke))

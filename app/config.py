@@ -55,10 +55,14 @@ class Settings(BaseSettings):
     quality_half_life_days: float = Field(default=90.0, gt=0)
     quality_prior_strength: float = Field(default=4.0, gt=0)
     quality_lower_quantile: float = Field(default=0.10, gt=0, lt=0.5)
+    # One key's reports on one Gene count as at most this many reports (its success ratio kept).
+    quality_max_weight_per_key: float = Field(default=3.0, ge=0.5)
     promote_min_successes: int = Field(default=5, ge=1)
-    promote_min_consumer_models: int = Field(default=2, ge=1)
+    # Distinct keys with a success it takes to promote, and distinct reporting keys to deprecate.
+    promote_min_reporters: int = Field(default=3, ge=1)
     promote_min_lower_bound: float = Field(default=0.6, ge=0, le=1)
     deprecate_min_reports: int = Field(default=8, ge=1)
+    deprecate_min_reporters: int = Field(default=3, ge=1)
     deprecate_max_upper_bound: float = Field(default=0.4, ge=0, le=1)
     negative_transfer_min_reports: int = Field(default=5, ge=1)
     negative_transfer_margin: float = Field(default=0.2, gt=0, le=1)
@@ -79,6 +83,12 @@ class Settings(BaseSettings):
     worker_concurrency: int = Field(default=4, ge=1, le=64)
     worker_poll_seconds: float = Field(default=5.0, gt=0, le=3600)
     worker_max_attempts: int = Field(default=5, ge=1, le=100)
+    # A guard from keys other than the Gene's owner is served once this many distinct keys back it
+    # (or the owner or an admin approves it); until then it is proposed (app/evolution/merge.py).
+    guard_quorum: int = Field(default=2, ge=1, le=100)
+    # A run that names a gene_id must resemble that Gene at least this much (cosine of its task and
+    # errors to the Gene); tuned with bench/target_floor.py.
+    target_min_similarity: float = Field(default=0.29, ge=-1, le=1)
 
     @property
     def pgdata_dir(self) -> Path:

@@ -11,7 +11,7 @@ import os
 import shutil
 import tempfile
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,6 +194,43 @@ async def client_as(
         client = httpx.AsyncClient(
             transport=httpx.ASGITransport(app=app), base_url="http://genebank.test", headers=headers
         )
+        opened.append(client)
+        return client
+
+    yield make
+    for client in opened:
+        await client.aclose()
+
+
+class KeyClient(httpx.AsyncClient):
+    """A test client that knows the id of its key."""
+
+    key_id: str
+
+
+@pytest.fixture
+async def new_key_client(
+    app: FastAPI, session: AsyncSession
+) -> AsyncIterator[Callable[..., Awaitable[KeyClient]]]:
+    """A client with a key of its own: `await new_key_client("consumer", consumer_model="m")`."""
+    opened: list[httpx.AsyncClient] = []
+
+    async def make(
+        role: str = "consumer", *, name: str | None = None, consumer_model: str | None = None
+    ) -> KeyClient:
+        created = await key_service.create(
+            session,
+            name=name or f"test {role} {len(opened) + 1}",
+            role=Role[role],
+            created_by=None,
+            consumer_model=consumer_model,
+        )
+        client = KeyClient(
+            transport=httpx.ASGITransport(app=app),
+            base_url="http://genebank.test",
+            headers={"Authorization": f"Bearer {created.token}"},
+        )
+        client.key_id = str(created.key.id)
         opened.append(client)
         return client
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.auth.principal import Principal, Role
+from app.auth.principal import SYSTEM, Role
 from app.auth.service import key_service
-
-CLI = Principal(key_id=None, name="cli", role=Role.admin)
 
 
 async def first_admin_key(sessionmaker: async_sessionmaker[AsyncSession]) -> str | None:
@@ -16,7 +14,7 @@ async def first_admin_key(sessionmaker: async_sessionmaker[AsyncSession]) -> str
         if await key_service.has_keys(session):
             return None
         created = await key_service.create(session, name="initial admin", role=Role.admin, created_by=None)
-        await key_service.audit(session, CLI, "create_key", str(created.key.id))
+        await key_service.audit(session, SYSTEM, "create_key", str(created.key.id))
         return created.token
 
 

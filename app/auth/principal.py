@@ -6,6 +6,8 @@ import uuid
 from dataclasses import dataclass
 from enum import IntEnum
 
+from app.models.api_key import SYSTEM_KEY_ID, SYSTEM_KEY_NAME
+
 
 class Role(IntEnum):
     """Ordered: every role may do what the roles below it may."""
@@ -21,6 +23,8 @@ class Principal:
     key_id: uuid.UUID | None
     name: str
     role: Role
+    # The consumer model a key is bound to: its outcome reports may name no other.
+    consumer_model: str | None = None
 
     @property
     def authenticated(self) -> bool:
@@ -31,3 +35,5 @@ class Principal:
 
 
 ANONYMOUS = Principal(key_id=None, name="anonymous", role=Role.anonymous)
+# The command line (demo, loaders, key management, benchmarks): a named key that owns what it writes.
+SYSTEM = Principal(key_id=SYSTEM_KEY_ID, name=SYSTEM_KEY_NAME, role=Role.admin)

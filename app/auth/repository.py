@@ -12,9 +12,9 @@ from psycopg.rows import dict_row
 from sqlalchemy import func, literal, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import ApiKey, AuditEntry
+from app.models import SYSTEM_KEY_ID, ApiKey, AuditEntry
 
-_BY_PREFIX = "SELECT id, name, role, key_hash, revoked_at FROM api_keys WHERE prefix = %s"
+_BY_PREFIX = "SELECT id, name, role, key_hash, revoked_at, consumer_model FROM api_keys WHERE prefix = %s"
 # At most one write a minute per key: last_used_at is for humans, not an access log.
 _TOUCH = (
     "UPDATE api_keys SET last_used_at = now() WHERE id = %s "
@@ -58,14 +58,22 @@ class KeyRepository:
     async def count_active(self) -> int:
         return int(
             await self.session.scalar(
-                select(func.count()).select_from(ApiKey).where(ApiKey.revoked_at.is_(None))
+                select(func.count())
+                .select_from(ApiKey)
+                .where(ApiKey.revoked_at.is_(None), ApiKey.id != SYSTEM_KEY_ID)
             )
             or 0
         )
 
     async def list(self, *, include_revoked: bool) -> Sequence[ApiKey]:
         # populate_existing: last_used_at is written on another connection by the access middleware.
-        stmt = select(ApiKey).order_by(ApiKey.created_at, ApiKey.id).execution_options(populate_existing=True)
+        # The system key is not a key anyone holds: it owns what the command line wrote.
+        stmt = (
+            select(ApiKey)
+            .where(ApiKey.id != SYSTEM_KEY_ID)
+            .order_by(ApiKey.created_at, ApiKey.id)
+            .execution_options(populate_existing=True)
+        )
         if not include_revoked:
             stmt = stmt.where(ApiKey.revoked_at.is_(None))
         return (await self.session.scalars(stmt)).all()

@@ -25,7 +25,13 @@ router = APIRouter(prefix="/v1/admin", tags=["admin"], route_class=JSONRoute)
 @router.post("/keys", status_code=http.HTTP_201_CREATED, response_model=KeyCreated)
 async def create_key(body: KeyIn, session: SessionDep, admin: AdminKey) -> KeyCreated:
     """Create a key; the answer is the only time the key itself is shown."""
-    created = await key_service.create(session, name=body.name, role=Role[body.role], created_by=admin.key_id)
+    created = await key_service.create(
+        session,
+        name=body.name,
+        role=Role[body.role],
+        created_by=admin.key_id,
+        consumer_model=body.consumer_model,
+    )
     return KeyCreated(**key_fields(created.key), key=created.token)
 
 

@@ -14,12 +14,18 @@ from app.schemas import Name, StrictModel
 class KeyIn(StrictModel):
     name: Name
     role: Literal["consumer", "producer", "admin"]
+    consumer_model: Name | None = Field(
+        default=None,
+        description="bind the key to the consumer model it runs: its outcome reports then count in that "
+        "model's figures, and it may report under no other model",
+    )
 
 
 class KeyRead(BaseModel):
     id: uuid.UUID
     name: str
     role: str
+    consumer_model: str | None
     prefix: str = Field(description="the public part of the key, as in gb_<prefix>_…")
     created_at: datetime
     created_by: uuid.UUID | None

@@ -14,7 +14,7 @@ from app.auth.keys import generate, matches, prefix_of
 from app.auth.principal import Principal, Role
 from app.auth.repository import KeyLookup, KeyRepository
 from app.errors import Conflict, NotFound, Unauthorized
-from app.models import ApiKey, AuditEntry
+from app.models import SYSTEM_KEY_ID, ApiKey, AuditEntry
 
 BEARER = {"WWW-Authenticate": 'Bearer realm="genebank"'}
 
@@ -58,12 +58,25 @@ class KeyCache:
 
 class KeyService:
     async def create(
-        self, session: AsyncSession, *, name: str, role: Role, created_by: uuid.UUID | None
+        self,
+        session: AsyncSession,
+        *,
+        name: str,
+        role: Role,
+        created_by: uuid.UUID | None,
+        consumer_model: str | None = None,
     ) -> CreatedKey:
         if role == Role.anonymous:
             raise ValueError("anonymous is not a key role")
         new = generate()
-        key = ApiKey(name=name, role=role.name, prefix=new.prefix, key_hash=new.digest, created_by=created_by)
+        key = ApiKey(
+            name=name,
+            role=role.name,
+            prefix=new.prefix,
+            key_hash=new.digest,
+            created_by=created_by,
+            consumer_model=consumer_model,
+        )
         return CreatedKey(await KeyRepository(session).add(key), new.token)
 
     async def list_keys(self, session: AsyncSession, *, include_revoked: bool = False) -> list[ApiKey]:
@@ -74,6 +87,8 @@ class KeyService:
         key = await repo.get(key_id)
         if key is None:
             raise NotFound(f"no API key with id {key_id}")
+        if key.id == SYSTEM_KEY_ID:
+            raise Conflict("the system key is the command line's own; it cannot be used, nor revoked")
         if key.revoked_at is not None:
             raise Conflict(f"key {key_id} was already revoked")
         await repo.revoke(key_id)
@@ -100,7 +115,9 @@ class KeyService:
         if row["revoked_at"] is not None:
             raise InvalidKey("this API key was revoked")
         await lookup.touch(row["id"])
-        principal = Principal(key_id=row["id"], name=row["name"], role=Role[row["role"]])
+        principal = Principal(
+            key_id=row["id"], name=row["name"], role=Role[row["role"]], consumer_model=row["consumer_model"]
+        )
         cache.put(token, principal)
         return principal
 
@@ -142,6 +159,7 @@ def key_fields(key: ApiKey) -> dict[str, Any]:
         "id": key.id,
         "name": key.name,
         "role": key.role,
+        "consumer_model": key.consumer_model,
         "prefix": key.prefix,
         "created_at": key.created_at,
         "created_by": key.created_by,

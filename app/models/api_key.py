@@ -9,6 +9,11 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import Base, utcnow_column
 
+# The command line's own principal (`genebank demo`, loaders, benchmarks): a key row that owns what
+# those paths write, with a prefix and hash that no bearer token can ever match.
+SYSTEM_KEY_ID = uuid.UUID("00000000-0000-4000-8000-000000000001")
+SYSTEM_KEY_NAME = "system"
+
 
 class ApiKey(Base):
     """A bearer key. Only its SHA-256 is stored; `prefix` (public, in the key itself) finds the row."""
@@ -25,3 +30,6 @@ class ApiKey(Base):
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("api_keys.id", ondelete="SET NULL"))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A consumer key bound to the model it runs: its outcome reports count for that model only, and
+    # per-model statistics count only such reports (any other model name is self-declared).
+    consumer_model: Mapped[str | None] = mapped_column(Text)

@@ -16,6 +16,7 @@ class EventKind(StrEnum):
     published = "published"  # a version sent to POST /v1/genes
     founded = "founded"  # the worker created the Gene from a trajectory
     merged = "merged"  # the worker merged a trajectory into an existing Gene
+    reviewed = "reviewed"  # the owner or an admin approved or rejected a guard
 
 
 class EvolutionEvent(Base):
@@ -27,7 +28,7 @@ class EvolutionEvent(Base):
 
     __tablename__ = "evolution_events"
     __table_args__ = (
-        CheckConstraint("kind IN ('published', 'founded', 'merged')", name="kind_valid"),
+        CheckConstraint("kind IN ('published', 'founded', 'merged', 'reviewed')", name="kind_valid"),
         Index("ix_evolution_events_gene_id_id", "gene_id", "id"),
     )
 

@@ -34,9 +34,8 @@ class Gene(Base):
     current_version: Mapped[int] = mapped_column(Integer, nullable=False)
     current_asset_id: Mapped[str] = mapped_column(Text, nullable=False)
     producer_model: Mapped[str] = mapped_column(Text, nullable=False, index=True)
-    # The producer key that founded the lineage: only it (or an admin) publishes its next versions.
-    owner_key_id: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("api_keys.id", ondelete="SET NULL"), index=True
-    )
+    # The key that owns the lineage (the one that founded it, or the one it was transferred to): only
+    # it (or an admin) publishes its next versions, and its reports never count for its own Gene.
+    owner_key_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("api_keys.id"), nullable=False, index=True)
     created_at: Mapped[datetime] = utcnow_column()
     updated_at: Mapped[datetime] = utcnow_column()

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -86,6 +87,8 @@ class GeneVersion(Base):
     cost_tokens: Mapped[int | None] = mapped_column(BigInteger)
     cost_attempts: Mapped[int | None] = mapped_column(Integer)
     cost_seconds: Mapped[float | None] = mapped_column(Double)
+    # The key that published this version, or whose run (or guard review) made the worker write it.
+    published_by: Mapped[uuid.UUID] = mapped_column(ForeignKey("api_keys.id"), nullable=False)
 
     embedding: Mapped[list[float] | None] = mapped_column(Vector(EMBEDDING_DIM))
     embedding_model: Mapped[str | None] = mapped_column(Text)

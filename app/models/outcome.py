@@ -36,6 +36,9 @@ class Outcome(Base):
         ),
         Index("ix_outcomes_gene_id_created_at", "gene_id", "created_at"),
         CheckConstraint("score IS NULL OR (score >= 0 AND score <= 1)", name="score_range"),
+        CheckConstraint(
+            "reason IS NULL OR reason IN ('failed', 'partial', 'irrelevant')", name="reason_valid"
+        ),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
@@ -54,6 +57,11 @@ class Outcome(Base):
     tokens_used: Mapped[int | None] = mapped_column(BigInteger)
     baseline_tokens: Mapped[int | None] = mapped_column(BigInteger)
     baseline_success: Mapped[bool | None] = mapped_column(Boolean)
+    # failed, partial or irrelevant (the wrong Gene for the task: a retrieval miss, not counted).
+    reason: Mapped[str | None] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(Text)
+    # Reported by a key bound to `consumer_model`: only such reports count in per-model figures.
+    model_bound: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="false")
     created_at: Mapped[datetime] = utcnow_column()
 
 
@@ -71,11 +79,14 @@ class GeneQuality(Base):
     successes: Mapped[float] = mapped_column(Double, nullable=False, server_default="0")
     failures: Mapped[float] = mapped_column(Double, nullable=False, server_default="0")
     reports: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    # Distinct keys whose reports count here (each capped, see app/outcomes/quality.py).
+    reporters: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
     as_of: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    # Reports that also gave the consumer's result without the Gene (for negative transfer).
-    paired_reports: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
-    paired_successes: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
-    paired_baseline_successes: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
+    # Reports that also gave the consumer's result without the Gene (for negative transfer), each key
+    # capped like the evidence above (hence fractional).
+    paired_reports: Mapped[float] = mapped_column(Double, nullable=False, server_default="0")
+    paired_successes: Mapped[float] = mapped_column(Double, nullable=False, server_default="0")
+    paired_baseline_successes: Mapped[float] = mapped_column(Double, nullable=False, server_default="0")
     lower_bound: Mapped[float] = mapped_column(Double, nullable=False)
     demoted: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="false")
     updated_at: Mapped[datetime] = utcnow_column()

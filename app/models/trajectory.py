@@ -17,6 +17,7 @@ from sqlalchemy import (
     Integer,
     Table,
     Text,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.dialects.postgresql import UUID
@@ -37,6 +38,9 @@ class Trajectory(Base):
     __tablename__ = "trajectories"
     __table_args__ = (
         CheckConstraint("state IN ('pending', 'merged', 'rejected')", name="state_valid"),
+        # Identical content is one trajectory per submitting key: another key sending the same run
+        # gets a trajectory of its own (and learns nothing of the first one's).
+        UniqueConstraint("submitted_by", "content_hash", name="uq_trajectories_submitted_by_content_hash"),
         # The worker's queue: pending rows in arrival order, a small index however long the history.
         Index(
             "ix_trajectories_pending",
@@ -47,7 +51,7 @@ class Trajectory(Base):
     )
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
-    content_hash: Mapped[str] = mapped_column(Text, nullable=False, unique=True)
+    content_hash: Mapped[str] = mapped_column(Text, nullable=False)
     task_id: Mapped[str] = mapped_column(Text, nullable=False)
     task_family: Mapped[str | None] = mapped_column(Text)
     task_description: Mapped[str] = mapped_column(Text, nullable=False)
@@ -63,13 +67,18 @@ class Trajectory(Base):
     gene_draft: Mapped[dict[str, Any] | None] = mapped_column()
     target_gene_id: Mapped[str | None] = mapped_column(Text)
     redaction_count: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
-    # The producer key that sent it; a Gene founded from it belongs to that key.
-    submitted_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("api_keys.id", ondelete="SET NULL"))
+    # The producer key that sent it: only it (and admins) may read it or cite it as evidence, a Gene
+    # founded from it belongs to that key, and a guard it carries is backed by that key.
+    submitted_by: Mapped[uuid.UUID] = mapped_column(ForeignKey("api_keys.id"), nullable=False)
 
     state: Mapped[str] = mapped_column(Text, nullable=False, server_default=TrajectoryState.pending.value)
     state_reason: Mapped[str | None] = mapped_column(Text)
     result_gene_id: Mapped[str | None] = mapped_column(Text)
     result_asset_id: Mapped[str | None] = mapped_column(Text)
+    # The closest Gene the worker found when routing (or checking a named gene_id), merged or not:
+    # what a rejection says the producer could name.
+    route_gene_id: Mapped[str | None] = mapped_column(Text)
+    route_similarity: Mapped[float | None] = mapped_column(Double)
     received_at: Mapped[datetime] = utcnow_column()
     processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Failed processing attempts (an exception, not a crash: a crash rolls back and counts nothing);
@@ -80,9 +89,16 @@ class Trajectory(Base):
 
 # Which trajectories stand behind which Gene version (a version may merge many, a trajectory may
 # back versions of several Genes over time).
+class EvidenceRole(StrEnum):
+    strategy = "strategy"  # the run the version's strategy came from
+    guards = "guards"  # a run whose failure guards changed the version (the strategy is older)
+
+
 version_trajectories = Table(
     "version_trajectories",
     Base.metadata,
     Column("version_id", ForeignKey("gene_versions.id", ondelete="CASCADE"), primary_key=True),
     Column("trajectory_id", ForeignKey("trajectories.id", ondelete="CASCADE"), primary_key=True, index=True),
+    Column("role", Text, nullable=False, server_default=EvidenceRole.strategy.value),
+    CheckConstraint("role IN ('strategy', 'guards')", name="role_valid"),
 )

@@ -10,7 +10,7 @@ from sqlalchemy import create_engine, make_url
 
 from app import migrate
 from app.db import normalize_url
-from app.models import Base
+from app.models import SYSTEM_KEY_ID, Base
 
 
 def _tables(url: str) -> set[str]:
@@ -47,3 +47,30 @@ def test_models_and_migrations_agree(scratch_url: str) -> None:
             assert compare_metadata(context, Base.metadata) == []
     finally:
         engine.dispose()
+
+
+def test_trust_migration_gives_every_gene_and_run_an_owner(scratch_url: str) -> None:
+    """Genes loaded before ownership existed (demo, loaders) get the system key, not "nobody"."""
+    migrate.upgrade(scratch_url, "0007")
+    conninfo = make_url(scratch_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo) as conn:
+        conn.execute(
+            "INSERT INTO genes (id, category, current_version, current_asset_id, producer_model) "
+            "VALUES ('gene_unowned', 'repair', 1, 'sha256:aa', 'm')"
+        )
+        conn.execute(
+            "INSERT INTO gene_versions (gene_id, version, asset_id, canonical_json, document_json,"
+            " document, producer_model, provenance_kind, valid_from)"
+            " VALUES ('gene_unowned', 1, 'sha256:aa', '{}', '{}', '{}', 'm', 'manual', now())"
+        )
+        conn.execute(
+            "INSERT INTO trajectories (id, content_hash, task_id, task_description, producer_model, steps,"
+            " verifier, verifier_passed) VALUES (gen_random_uuid(), 'h', 't', 'd', 'm', '[]', '{}', true)"
+        )
+    migrate.upgrade(scratch_url)
+    with psycopg.connect(conninfo) as conn:
+        owner, publisher, submitter = conn.execute(
+            "SELECT g.owner_key_id::text, v.published_by::text, (SELECT submitted_by::text FROM trajectories)"
+            " FROM genes g JOIN gene_versions v ON v.gene_id = g.id"
+        ).fetchone() or (None, None, None)
+    assert owner == publisher == submitter == str(SYSTEM_KEY_ID)
