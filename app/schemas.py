@@ -7,7 +7,7 @@ import binascii
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from app.errors import ValidationFailed
 from app.gep.document import NotBlank
@@ -33,12 +33,54 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+# Verifier details are free-form JSON that other people will read: every part of it is bounded, so
+# that neither storage nor redaction (linear, but still proportional) meets an unbounded input.
+DETAILS_MAX_STRING = 4000
+DETAILS_MAX_KEY = 200
+DETAILS_MAX_ITEMS = 200
+DETAILS_MAX_VALUES = 2000
+
+
+def _check_details(details: Any) -> Any:
+    stack, values = [("details", details)], 0
+    while stack:
+        where, node = stack.pop()
+        values += 1
+        if values > DETAILS_MAX_VALUES:
+            raise ValueError(f"verifier details hold more than {DETAILS_MAX_VALUES} values")
+        if isinstance(node, str) and len(node) > DETAILS_MAX_STRING:
+            raise ValueError(
+                f"{where}: strings in verifier details are at most {DETAILS_MAX_STRING} characters"
+            )
+        if isinstance(node, dict | list) and len(node) > DETAILS_MAX_ITEMS:
+            raise ValueError(f"{where}: at most {DETAILS_MAX_ITEMS} entries per object or list")
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if len(key) > DETAILS_MAX_KEY:
+                    raise ValueError(
+                        f"{where}: keys in verifier details are at most {DETAILS_MAX_KEY} characters"
+                    )
+                stack.append((f"{where}.{key[:40]}", value))
+        elif isinstance(node, list):
+            stack.extend((f"{where}[{index}]", value) for index, value in enumerate(node))
+    return details
+
+
 class Verifier(StrictModel):
     name: Name
     version: Name | None = None
     passed: bool
     score: float | None = Field(default=None, allow_inf_nan=False)
-    details: dict[str, Any] | LongText | None = None
+    details: dict[str, Any] | LongText | None = Field(
+        default=None,
+        description=f"free-form JSON (strings ≤ {DETAILS_MAX_STRING} characters, keys ≤ {DETAILS_MAX_KEY}, "
+        f"≤ {DETAILS_MAX_ITEMS} entries per object or list, ≤ {DETAILS_MAX_VALUES} values in all), or text",
+    )
+
+    @field_validator("details")
+    @classmethod
+    def _bounded(cls, details: Any) -> Any:
+        return _check_details(details) if isinstance(details, dict) else details
 
 
 class TaskRef(StrictModel):

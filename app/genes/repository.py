@@ -12,6 +12,7 @@ from psycopg.rows import dict_row
 from sqlalchemy import (
     ColumnElement,
     Row,
+    ScalarSelect,
     Select,
     Text,
     and_,
@@ -20,6 +21,7 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    literal_column,
     or_,
     select,
     true,
@@ -31,7 +33,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.postgresql.psycopg import dialect as psycopg_dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Gene, GeneVersion, Trajectory, version_trajectories
+from app.models import ApiKey, EvidenceRole, Gene, GeneVersion, Trajectory, version_trajectories
 
 
 class GeneRepository:
@@ -70,37 +72,53 @@ class GeneRepository:
         await self.session.refresh(version, ["valid_from", "created_at", "search_tsv", "signals_tsv"])
         return version
 
+    async def set_owner(self, gene_id: str, key_id: uuid.UUID) -> None:
+        await self.session.execute(
+            update(Gene).where(Gene.id == gene_id).values(owner_key_id=key_id, updated_at=func.now())
+        )
+
     async def point_gene_at(self, gene_id: str, values: dict[str, Any]) -> None:
         await self.session.execute(
             update(Gene).where(Gene.id == gene_id).values(**values, updated_at=func.now())
         )
 
     async def add_trajectory(self, values: dict[str, Any]) -> uuid.UUID:
-        """Insert a trajectory, or return the id of the one with the same content hash."""
+        """Insert a trajectory, or return the id of the one its key already sent with the same content."""
         stmt = (
             pg_insert(Trajectory)
             .values(**values)
-            .on_conflict_do_nothing(index_elements=[Trajectory.content_hash])
+            .on_conflict_do_nothing(index_elements=[Trajectory.submitted_by, Trajectory.content_hash])
             .returning(Trajectory.id)
         )
         inserted = (await self.session.execute(stmt)).scalar_one_or_none()
         if inserted is not None:
             return inserted
         existing = await self.session.scalar(
-            select(Trajectory.id).where(Trajectory.content_hash == values["content_hash"])
+            select(Trajectory.id).where(
+                Trajectory.submitted_by == values["submitted_by"],
+                Trajectory.content_hash == values["content_hash"],
+            )
         )
         assert existing is not None
         return existing
 
-    async def trajectory_exists(self, trajectory_id: uuid.UUID) -> bool:
-        found = await self.session.scalar(select(Trajectory.id).where(Trajectory.id == trajectory_id))
-        return found is not None
+    async def trajectory_exists(self, trajectory_id: uuid.UUID, *, submitted_by: uuid.UUID | None) -> bool:
+        """Whether the trajectory exists (and, given `submitted_by`, was sent by that key)."""
+        stmt = select(Trajectory.id).where(Trajectory.id == trajectory_id)
+        if submitted_by is not None:
+            stmt = stmt.where(Trajectory.submitted_by == submitted_by)
+        return await self.session.scalar(stmt) is not None
 
-    async def link_trajectories(self, version_id: int, trajectory_ids: Sequence[uuid.UUID]) -> None:
+    async def link_trajectories(
+        self, version_id: int, trajectory_ids: Sequence[uuid.UUID], role: EvidenceRole
+    ) -> None:
         if trajectory_ids:
             await self.session.execute(
                 insert(version_trajectories),
-                [{"version_id": version_id, "trajectory_id": tid} for tid in trajectory_ids],
+                [
+                    {"version_id": version_id, "trajectory_id": tid, "role": role.value}
+                    for tid in trajectory_ids
+                ],
             )
 
     async def trajectory_ids_of(self, version_id: int) -> list[uuid.UUID]:
@@ -211,13 +229,24 @@ class GeneRepository:
         return (await self.session.scalars(stmt.order_by(GeneVersion.version).limit(limit))).all()
 
 
-def _version_select() -> Select[Any]:
+def _linked(role: EvidenceRole) -> ScalarSelect[Any]:
     linked = version_trajectories.c.trajectory_id
-    trajectory_ids = (
+    return (
         select(func.array_agg(aggregate_order_by(linked, linked)))
-        .where(version_trajectories.c.version_id == GeneVersion.id)
+        # A literal: these statements are compiled once to plain SQL for the psycopg read path.
+        .where(
+            version_trajectories.c.version_id == GeneVersion.id,
+            version_trajectories.c.role == literal_column(f"'{role.value}'"),
+        )
         .scalar_subquery()
     )
+
+
+def _key_name(key_id: Any) -> ScalarSelect[Any]:
+    return select(ApiKey.name).where(ApiKey.id == key_id).scalar_subquery()
+
+
+def _version_select() -> Select[Any]:
     columns = [
         Gene.id.label("gene_id"),
         Gene.status,
@@ -227,6 +256,8 @@ def _version_select() -> Select[Any]:
         Gene.current_version,
         Gene.created_at.label("gene_created_at"),
         Gene.updated_at.label("gene_updated_at"),
+        Gene.owner_key_id,
+        _key_name(Gene.owner_key_id).label("owner_name"),
         GeneVersion.version,
         GeneVersion.asset_id,
         GeneVersion.parent_asset_id,
@@ -240,10 +271,13 @@ def _version_select() -> Select[Any]:
         GeneVersion.cost_tokens,
         GeneVersion.cost_attempts,
         GeneVersion.cost_seconds,
+        GeneVersion.published_by,
+        _key_name(GeneVersion.published_by).label("published_by_name"),
         # Text, not parsed JSON: the reader splices these into its answer without a parse/dump cycle.
         cast(GeneVersion.verifier, Text).label("verifier_json"),
         GeneVersion.document_json,
-        trajectory_ids.label("trajectory_ids"),
+        _linked(EvidenceRole.strategy).label("trajectory_ids"),
+        _linked(EvidenceRole.guards).label("guard_trajectory_ids"),
     ]
     return select(*columns).join(GeneVersion, GeneVersion.gene_id == Gene.id)
 

@@ -16,6 +16,8 @@ from app.genes.schemas import (
     GeneOrder,
     GenePage,
     GeneVersionRead,
+    OwnerChange,
+    OwnerIn,
     PromptRead,
     PublishRequest,
     PublishResponse,
@@ -209,6 +211,14 @@ async def get_asset(asset_id: AssetIdPath, request: Request) -> Response:
     if _not_modified(if_none_match, view.asset_id):
         return Response(status_code=http.HTTP_304_NOT_MODIFIED, headers=headers)
     return Response(view.row["document_json"], media_type="application/json", headers=headers)
+
+
+@router.post("/genes/{gene_id}/owner", response_model=OwnerChange)
+async def transfer_gene(
+    gene_id: GeneIdPath, body: OwnerIn, session: SessionDep, caller: ProducerKey
+) -> OwnerChange:
+    """Transfer the Gene to another producer or admin key (by its owner or an admin); audited."""
+    return await gene_service.transfer(session, gene_id, body.key_id, caller)
 
 
 @router.get("/genes/{gene_id}/prompt", response_model=PromptRead)

@@ -67,13 +67,27 @@ class PublishResponse(BaseModel):
     created: bool = Field(description="false when the identical document was already published")
 
 
+class KeyRef(BaseModel):
+    key_id: uuid.UUID
+    name: str
+
+
 class ProvenanceRead(BaseModel):
-    kind: str
-    producer_model: str
-    verifier: dict[str, Any] | None
-    task: TaskRef | None
+    """Where the version's strategy came from, and what else stands behind the version."""
+
+    kind: str = Field(description="of the strategy: verified_trajectory, manual or reference")
+    producer_model: str = Field(description="the model that wrote the strategy")
+    verifier: dict[str, Any] | None = Field(description="the verifier result of the strategy's run")
+    task: TaskRef | None = Field(description="the task the strategy was learned on")
     cost: Cost | None
-    trajectory_ids: list[uuid.UUID]
+    trajectory_ids: list[uuid.UUID] = Field(description="the run(s) the strategy came from")
+    guard_trajectory_ids: list[uuid.UUID] = Field(
+        description="runs whose failure guards changed this version (its strategy is older)"
+    )
+    published_by: KeyRef = Field(
+        description="the key that published the version, or whose run or guard review made the worker "
+        "write it"
+    )
 
 
 class GeneVersionRead(BaseModel):
@@ -92,6 +106,7 @@ class GeneVersionRead(BaseModel):
     valid_to: datetime | None
     gene_created_at: datetime
     gene_updated_at: datetime
+    owner: KeyRef = Field(description="the key that owns the Gene (publishes its versions)")
     provenance: ProvenanceRead
     document: dict[str, Any]
 
@@ -139,6 +154,16 @@ class PromptRead(BaseModel):
     truncated: bool
     omitted: dict[str, int] = Field(description="items left out to stay within the budget, per section")
     text: str
+
+
+class OwnerIn(StrictModel):
+    key_id: uuid.UUID = Field(strict=False, description="the producer or admin key that will own the Gene")
+
+
+class OwnerChange(BaseModel):
+    gene_id: str
+    owner: KeyRef
+    previous_owner: KeyRef
 
 
 GeneOrder = Literal["asc", "desc"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -10,7 +11,8 @@ from typing import Any
 import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.auth.principal import Principal, Role
+from app.auth.principal import SYSTEM, Principal, Role
+from app.auth.repository import KeyRepository
 from app.embeddings import EmbeddingService
 from app.errors import AppError, Conflict, Forbidden, Gone, NotFound, ValidationFailed
 from app.evolution.events import published_event
@@ -20,13 +22,16 @@ from app.genes.repository import GeneReader, GeneRepository
 from app.genes.schemas import (
     GenePage,
     GeneSummary,
+    KeyRef,
+    OwnerChange,
     PublishRequest,
     VersionPage,
     VersionSummary,
 )
 from app.genes.views import VersionView
 from app.gep.canonical import canonical_json, compute_asset_id
-from app.models import Gene, GeneStatus, GeneVersion, TrajectoryState
+from app.models import EvidenceRole, Gene, GeneStatus, GeneVersion, TrajectoryState
+from app.redaction import Redactor
 from app.schemas import Cost, decode_cursor, encode_cursor
 from app.search.indexing import embedding_text, search_vector, signals_vector
 from app.trajectories.content import trajectory_values
@@ -52,6 +57,27 @@ class StaleParent(Conflict):
     title = "Parent is not the Gene's current version"
 
 
+@dataclass(frozen=True)
+class _Scrubbed:
+    verifier: dict[str, Any] | None
+    task_description: str | None
+    document_secrets: list[str]
+
+
+def _scrub(request: PublishRequest, raw: dict[str, Any]) -> _Scrubbed:
+    """The provenance others will read, redacted; and what the (unredactable) document leaks."""
+    provenance = request.provenance
+    redactor = Redactor()
+    verifier = provenance.verifier.model_dump(exclude_none=True) if provenance.verifier else None
+    scanner = Redactor()
+    scanner.json(raw)
+    return _Scrubbed(
+        verifier=redactor.json(verifier),
+        task_description=redactor.text(provenance.task.description) if provenance.task else None,
+        document_secrets=sorted(scanner.kinds),
+    )
+
+
 @dataclass
 class Published:
     version: GeneVersion
@@ -60,10 +86,16 @@ class Published:
 
 @dataclass(frozen=True)
 class VersionSource:
-    """The provenance columns of a new version: who produced it, from which run, at what cost."""
+    """The provenance columns of a new version: where its strategy came from and who published it.
+
+    The strategy's provenance (kind, producer model, verifier, task, cost) describes the run the
+    strategy was learned from; a version that only changes guards keeps its predecessor's
+    (`from_version`), and the runs behind its guards are linked with the role `guards`.
+    """
 
     producer_model: str
     kind: str
+    published_by: uuid.UUID
     verifier: dict[str, Any] | None = None
     task_id: str | None = None
     task_family: str | None = None
@@ -71,6 +103,21 @@ class VersionSource:
     cost_tokens: int | None = None
     cost_attempts: int | None = None
     cost_seconds: float | None = None
+
+    @classmethod
+    def from_version(cls, version: GeneVersion, published_by: uuid.UUID) -> VersionSource:
+        return cls(
+            producer_model=version.producer_model,
+            kind=version.provenance_kind,
+            published_by=published_by,
+            verifier=version.verifier,
+            task_id=version.task_id,
+            task_family=version.task_family,
+            task_description=version.task_description,
+            cost_tokens=version.cost_tokens,
+            cost_attempts=version.cost_attempts,
+            cost_seconds=version.cost_seconds,
+        )
 
 
 class GeneService:
@@ -80,12 +127,12 @@ class GeneService:
         request: PublishRequest,
         embeddings: EmbeddingService,
         *,
-        actor: Principal | None = None,
+        actor: Principal = SYSTEM,
     ) -> Published:
         """Write a new immutable version (or find the identical one); index it for search.
 
         `actor` is the calling key: a new lineage becomes its Gene, and only it or an admin publishes
-        the next versions. None is the command line (demo, benchmarks), which may do anything.
+        the next versions. The command line (demo, loaders, benchmarks) publishes as SYSTEM.
         """
         raw = request.gene.hashed_fields()
         asset_id = compute_asset_id(raw)
@@ -94,6 +141,14 @@ class GeneService:
             raise ValidationFailed(
                 f"asset_id {claimed} does not match the document; expected {asset_id}",
                 extra={"expected_asset_id": asset_id},
+            )
+        # Redaction is CPU work proportional to the body: off the event loop.
+        scrubbed = await asyncio.to_thread(_scrub, request, raw)
+        if scrubbed.document_secrets:
+            raise ValidationFailed(
+                "the Gene document contains what looks like a secret ("
+                + ", ".join(scrubbed.document_secrets)
+                + "): a published document is served as sent, so remove it and publish again"
             )
         repo = GeneRepository(session)
         if existing := await repo.version_by_asset(asset_id):
@@ -110,7 +165,7 @@ class GeneService:
                 "current_version": 0,
                 "current_asset_id": asset_id,
                 "producer_model": provenance.producer_model,
-                "owner_key_id": actor.key_id if actor else None,
+                "owner_key_id": actor.key_id,
             }
         )
         gene = await repo.lock_gene(gene_id)
@@ -121,12 +176,7 @@ class GeneService:
                 return Published(existing, created=False)
             if gene.status == GeneStatus.revoked:
                 raise GeneRevoked(f"gene {gene_id} is revoked and takes no new versions")
-            if (
-                actor is not None
-                and not actor.at_least(Role.admin)
-                and gene.owner_key_id is not None
-                and gene.owner_key_id != actor.key_id
-            ):
+            if not actor.at_least(Role.admin) and gene.owner_key_id != actor.key_id:
                 raise NotOwner(
                     f"gene {gene_id} belongs to another producer; only it or an admin adds versions"
                 )
@@ -145,6 +195,7 @@ class GeneService:
         previous = None if created_lineage else await repo.version_by_asset(gene.current_asset_id)
         task = provenance.task
         cost = provenance.cost or Cost()
+        assert actor.key_id is not None
         version = await self.write_version(
             repo,
             gene,
@@ -153,10 +204,11 @@ class GeneService:
             VersionSource(
                 producer_model=provenance.producer_model,
                 kind=provenance.kind,
-                verifier=provenance.verifier.model_dump(exclude_none=True) if provenance.verifier else None,
+                published_by=actor.key_id,
+                verifier=scrubbed.verifier,
                 task_id=task.id if task else None,
                 task_family=task.family if task else None,
-                task_description=task.description if task else None,
+                task_description=scrubbed.task_description,
                 cost_tokens=cost.tokens,
                 cost_attempts=cost.attempts,
                 cost_seconds=cost.seconds,
@@ -164,7 +216,7 @@ class GeneService:
             embeddings,
         )
         evidence = await self._evidence(repo, request, gene_id, asset_id, actor)
-        await repo.link_trajectories(version.id, evidence)
+        await repo.link_trajectories(version.id, evidence, EvidenceRole.strategy)
         await EvolutionRepository(session).add_event(published_event(previous, version, evidence))
         return Published(version, created=True)
 
@@ -209,6 +261,7 @@ class GeneService:
                 "cost_tokens": source.cost_tokens,
                 "cost_attempts": source.cost_attempts,
                 "cost_seconds": source.cost_seconds,
+                "published_by": source.published_by,
                 "embedding": embedding[0],
                 "embedding_model": embedding[1],
                 "search_tsv": search_vector(raw),
@@ -233,18 +286,24 @@ class GeneService:
         request: PublishRequest,
         gene_id: str,
         asset_id: str,
-        actor: Principal | None,
+        actor: Principal,
     ) -> list[uuid.UUID]:
+        """The run behind the version: one of the publisher's own trajectories, or the inline one."""
         provenance = request.provenance
         if provenance.trajectory_id is not None:
-            if not await repo.trajectory_exists(provenance.trajectory_id):
-                raise ValidationFailed(f"trajectory {provenance.trajectory_id} is not known to this registry")
+            # Someone else's run is not evidence one may cite, and its existence is not disclosed.
+            submitter = None if actor.at_least(Role.admin) else actor.key_id
+            if not await repo.trajectory_exists(provenance.trajectory_id, submitted_by=submitter):
+                raise ValidationFailed(
+                    f"trajectory {provenance.trajectory_id} is not one of yours in this registry"
+                )
             return [provenance.trajectory_id]
         inline = provenance.trajectory
         if inline is None:
             return []
         assert provenance.task is not None and provenance.verifier is not None
-        values = trajectory_values(
+        values = await asyncio.to_thread(
+            trajectory_values,
             task=provenance.task,
             producer_model=provenance.producer_model,
             producer_agent=inline.producer_agent,
@@ -259,7 +318,7 @@ class GeneService:
             state_reason="published inline with its Gene version",
             result_gene_id=gene_id,
             result_asset_id=asset_id,
-            submitted_by=actor.key_id if actor else None,
+            submitted_by=actor.key_id,
         )
         return [await repo.add_trajectory(values)]
 
@@ -394,6 +453,35 @@ class GeneService:
         ]
         next_cursor = encode_cursor({"v": items[-1].version}) if len(versions) > limit else None
         return VersionPage(gene_id=gene_id, items=items, next_cursor=next_cursor)
+
+    async def transfer(
+        self, session: AsyncSession, gene_id: str, new_owner: uuid.UUID, caller: Principal
+    ) -> OwnerChange:
+        """Hand a Gene to another producer (or admin) key: by its owner or an admin."""
+        repo = GeneRepository(session)
+        gene = await repo.lock_gene(gene_id)
+        if gene is None:
+            raise GeneNotFound(f"no gene with id {gene_id!r}")
+        if gene.status == GeneStatus.revoked:
+            raise self._revoked(gene.id, gene.status_message)
+        if not caller.at_least(Role.admin) and caller.key_id != gene.owner_key_id:
+            raise NotOwner(f"only the owner of {gene_id} or an admin transfers it")
+        keys = KeyRepository(session)
+        target = await keys.get(new_owner)
+        if target is None or target.revoked_at is not None or target.id == SYSTEM.key_id:
+            raise ValidationFailed(f"key {new_owner} is not an active key of this registry")
+        if Role[target.role] < Role.producer:
+            raise ValidationFailed(f"key {new_owner} is a {target.role} key: a Gene's owner publishes")
+        if target.id == gene.owner_key_id:
+            raise Conflict(f"{gene_id} already belongs to key {new_owner}")
+        previous_id = gene.owner_key_id
+        previous = await keys.get(previous_id)
+        await repo.set_owner(gene_id, target.id)
+        return OwnerChange(
+            gene_id=gene_id,
+            owner=KeyRef(key_id=target.id, name=target.name),
+            previous_owner=KeyRef(key_id=previous_id, name=previous.name if previous else str(previous_id)),
+        )
 
     def render_prompt(self, view: VersionView, max_tokens: int) -> RenderedPrompt:
         try:

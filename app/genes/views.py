@@ -65,6 +65,7 @@ class VersionView:
             "valid_to": row["valid_to"],
             "gene_created_at": row["gene_created_at"],
             "gene_updated_at": row["gene_updated_at"],
+            "owner": {"key_id": row["owner_key_id"], "name": row["owner_name"]},
         }
         provenance = {
             "kind": row["provenance_kind"],
@@ -72,6 +73,8 @@ class VersionView:
             "task": task,
             "cost": cost,
             "trajectory_ids": row["trajectory_ids"] or [],
+            "guard_trajectory_ids": row["guard_trajectory_ids"] or [],
+            "published_by": {"key_id": row["published_by"], "name": row["published_by_name"]},
         }
         # orjson writes datetimes as RFC 3339 (…Z, like pydantic) and UUIDs as strings, in C.
         verifier = (row["verifier_json"] or "null").encode()

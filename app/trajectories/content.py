@@ -33,6 +33,7 @@ def trajectory_values(
     verifier_dict: dict[str, Any] = redactor.json(verifier.model_dump(exclude_none=True))
     guards = redactor.json(guards) if guards is not None else None
     gene_draft = redactor.json(gene_draft) if gene_draft is not None else None
+    producer_agent = redactor.text(producer_agent) if producer_agent is not None else None
     cost_dict = cost.model_dump(exclude_none=True) if cost else {}
     hashed = {
         "task": task_dict,

@@ -27,24 +27,32 @@ class TrajectoryRepository:
         self.session = session
 
     async def insert_if_new(self, values: dict[str, Any]) -> uuid.UUID | None:
-        """Insert a trajectory; None when one with the same content hash exists (or is being inserted)."""
+        """Insert a trajectory; None when its key already sent the same content (or is sending it)."""
         stmt = (
             pg_insert(Trajectory)
             .values(**values)
-            .on_conflict_do_nothing(index_elements=[Trajectory.content_hash])
+            .on_conflict_do_nothing(index_elements=[Trajectory.submitted_by, Trajectory.content_hash])
             .returning(Trajectory.id)
         )
         inserted: uuid.UUID | None = (await self.session.execute(stmt)).scalar_one_or_none()
         return inserted
 
-    async def id_by_hash(self, content_hash: str) -> uuid.UUID | None:
+    async def id_by_hash(self, submitted_by: uuid.UUID, content_hash: str) -> uuid.UUID | None:
         found: uuid.UUID | None = await self.session.scalar(
-            select(Trajectory.id).where(Trajectory.content_hash == content_hash)
+            select(Trajectory.id).where(
+                Trajectory.submitted_by == submitted_by, Trajectory.content_hash == content_hash
+            )
         )
         return found
 
-    async def get(self, trajectory_id: uuid.UUID) -> Trajectory | None:
-        return await self.session.get(Trajectory, trajectory_id)
+    async def get(
+        self, trajectory_id: uuid.UUID, *, submitted_by: uuid.UUID | None = None
+    ) -> Trajectory | None:
+        """The trajectory (only if `submitted_by` sent it, when given)."""
+        trajectory = await self.session.get(Trajectory, trajectory_id)
+        if trajectory is None or (submitted_by is not None and trajectory.submitted_by != submitted_by):
+            return None
+        return trajectory
 
     async def state_of(self, trajectory_id: uuid.UUID) -> str:
         state: str | None = await self.session.scalar(
@@ -93,6 +101,8 @@ class TrajectoryRepository:
         reason: str,
         gene_id: str | None = None,
         asset_id: str | None = None,
+        route_gene_id: str | None = None,
+        route_similarity: float | None = None,
     ) -> None:
         await self.session.execute(
             update(Trajectory)
@@ -102,6 +112,8 @@ class TrajectoryRepository:
                 state_reason=reason,
                 result_gene_id=gene_id,
                 result_asset_id=asset_id,
+                route_gene_id=route_gene_id,
+                route_similarity=route_similarity,
                 # The end of the job (not the start of its transaction): the moment it was merged.
                 processed_at=func.clock_timestamp(),
             )

@@ -52,6 +52,11 @@ async def submit_trajectory(
 
 
 @router.get("/{trajectory_id}", response_model=TrajectoryRead)
-async def get_trajectory(trajectory_id: uuid.UUID, session: SessionDep, _: ProducerKey) -> TrajectoryRead:
-    """Where the run stands: pending, merged (into which Gene and version) or rejected (and why)."""
-    return await trajectory_service.get(session, trajectory_id)
+async def get_trajectory(
+    trajectory_id: uuid.UUID, session: SessionDep, producer: ProducerKey
+) -> TrajectoryRead:
+    """Where one of your runs stands: pending, merged (into which Gene and version) or rejected (and why).
+
+    Runs are private to the key that sent them (admins read any): another key's run is a 404.
+    """
+    return await trajectory_service.get(session, trajectory_id, producer)

@@ -101,6 +101,10 @@ class TrajectoryRead(BaseModel):
     reason: str | None = Field(description="why it was rejected, or what merging it did")
     gene_id: str | None = Field(description="the Gene it was merged into (or founded)")
     asset_id: str | None = Field(description="the Gene's version after the merge")
+    closest_gene_id: str | None = Field(
+        description="the Gene the worker compared the run with (routed to or named by gene_id)",
+    )
+    closest_similarity: float | None = Field(description="how close the run was to that Gene (cosine)")
     task: TaskRef
     producer: Producer
     verifier_passed: bool

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.auth.principal import Principal
+from app.auth.principal import SYSTEM, Principal, Role
 from app.errors import NotFound, ValidationFailed
 from app.models import Trajectory, TrajectoryState
 from app.schemas import TaskRef
@@ -39,13 +40,17 @@ class TrajectoryService:
         session: AsyncSession,
         body: TrajectoryIn,
         idempotency_key: str | None = None,
-        submitter: Principal | None = None,
+        submitter: Principal = SYSTEM,
     ) -> Submitted:
         """Store the run as pending (redacted, content-hashed) and wake the workers when it commits.
 
-        Idempotency keys belong to the submitting API key: two producers may pick the same one.
+        Everything is scoped to the submitting key: idempotency keys, and identical content (another
+        key sending the same run gets its own trajectory, and learns nothing of the first).
         """
-        values = trajectory_values(
+        assert submitter.key_id is not None
+        # Redaction and hashing are CPU work proportional to the body: off the event loop.
+        values = await asyncio.to_thread(
+            trajectory_values,
             task=body.task,
             producer_model=body.producer.model,
             producer_agent=body.producer.agent,
@@ -57,8 +62,8 @@ class TrajectoryService:
             target_gene_id=body.gene_id,
         )
         content_hash: str = values["content_hash"]
-        values["submitted_by"] = submitter.key_id if submitter else None
-        if idempotency_key is not None and submitter is not None and submitter.key_id is not None:
+        values["submitted_by"] = submitter.key_id
+        if idempotency_key is not None:
             idempotency_key = f"{submitter.key_id}:{idempotency_key}"
         repo = TrajectoryRepository(session)
         if idempotency_key is not None and (known := await repo.key(idempotency_key)) is not None:
@@ -66,7 +71,7 @@ class TrajectoryService:
             return Submitted(known.trajectory_id, await repo.state_of(known.trajectory_id), created=False)
 
         inserted = await repo.insert_if_new(values)
-        trajectory_id = inserted or await repo.id_by_hash(content_hash)
+        trajectory_id = inserted or await repo.id_by_hash(submitter.key_id, content_hash)
         assert trajectory_id is not None
         if idempotency_key is not None:
             # A concurrent request may have claimed the same key a moment ago, possibly for other content.
@@ -85,8 +90,10 @@ class TrajectoryService:
                 "send a new key for new content",
             )
 
-    async def get(self, session: AsyncSession, trajectory_id: uuid.UUID) -> TrajectoryRead:
-        trajectory = await TrajectoryRepository(session).get(trajectory_id)
+    async def get(self, session: AsyncSession, trajectory_id: uuid.UUID, reader: Principal) -> TrajectoryRead:
+        """A producer reads its own runs; an admin reads any. Others' runs are "not found" alike."""
+        submitter = None if reader.at_least(Role.admin) else reader.key_id
+        trajectory = await TrajectoryRepository(session).get(trajectory_id, submitted_by=submitter)
         if trajectory is None:
             raise TrajectoryNotFound(f"no trajectory with id {trajectory_id}")
         return self.read_model(trajectory)
@@ -99,6 +106,8 @@ class TrajectoryService:
             reason=trajectory.state_reason,
             gene_id=trajectory.result_gene_id,
             asset_id=trajectory.result_asset_id,
+            closest_gene_id=trajectory.route_gene_id,
+            closest_similarity=trajectory.route_similarity,
             task=TaskRef.model_construct(
                 id=trajectory.task_id, family=trajectory.task_family, description=trajectory.task_description
             ),

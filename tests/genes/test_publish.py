@@ -131,6 +131,7 @@ async def test_manual_gene_needs_no_verifier(client: httpx.AsyncClient) -> None:
     )
     assert response.status_code == 201, response.text
     read = (await client.get("/v1/genes/gene_pytest_flaky_network")).json()
+    publisher = read["provenance"].pop("published_by")
     assert read["provenance"] == {
         "kind": "manual",
         "producer_model": "claude-opus-4-5",
@@ -138,7 +139,10 @@ async def test_manual_gene_needs_no_verifier(client: httpx.AsyncClient) -> None:
         "task": None,
         "cost": None,
         "trajectory_ids": [],
+        "guard_trajectory_ids": [],
     }
+    # The admin's client published it: its key owns the Gene and published the version.
+    assert publisher["name"] == "test admin" and read["owner"] == publisher
 
 
 async def test_model_name_must_agree_with_producer(client: httpx.AsyncClient) -> None:
