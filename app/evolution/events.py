@@ -44,17 +44,21 @@ def published_event(
 
 
 def guard_changes(plan: MergePlan, resynced: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
-    """The guards part of a worker event (ids are set: the plan has been written)."""
+    """The guards part of a worker event (ids are set: the plan has been written).
+
+    Events are public: they name guards (whose texts `/guards` shows anyway), never the wording a
+    run sent for a guard it merged into.
+    """
     return {
-        "guards_added": [{"guard_id": g.id, "text": g.text} for g in plan.added],
+        "guards_added": [{"guard_id": g.id, "text": g.text, "state": g.state} for g in plan.added],
         "guards_merged": [
             {
                 "guard_id": m.into.id,
                 "text": m.into.text,
-                "incoming": m.incoming,
                 "similarity": round(m.similarity, 4),
                 "evidence": m.into.evidence,
                 "counted": m.counted,
+                "state": m.into.state,
             }
             for m in plan.merged
         ],

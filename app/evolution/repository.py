@@ -10,17 +10,21 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Row, func, insert, select, text, union_all, update
+from sqlalchemy import Row, case, func, insert, select, text, union_all, update
 from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
 from app.models import (
+    ApiKey,
+    EvidenceRole,
     EvolutionEvent,
     Gene,
     GeneStatus,
     GeneVersion,
     Guard,
+    guard_backers,
     guard_evidence,
     version_trajectories,
 )
@@ -28,6 +32,9 @@ from app.models import (
 # Founding is serialized (per task family) so that two similar runs arriving together cannot both
 # found a Gene: the second one, once it holds the lock, sees the first one's Gene and merges into it.
 _FOUNDING_LOCK_SPACE = 0x65766F6C
+
+
+LineageRow = Row[GeneVersion, list[uuid.UUID] | None, list[uuid.UUID] | None, str, EvolutionEvent | None]
 
 
 @dataclass(frozen=True)
@@ -90,15 +97,72 @@ class EvolutionRepository:
                     GeneVersion.version,
                     GeneVersion.asset_id,
                     GeneVersion.document_json,
-                    GeneVersion.producer_model,
                     GeneVersion.embedding,
                     GeneVersion.embedding_model,
+                    # The strategy's provenance, which a version that only changes guards keeps.
+                    GeneVersion.producer_model,
+                    GeneVersion.provenance_kind,
+                    GeneVersion.verifier,
+                    GeneVersion.task_id,
+                    GeneVersion.task_family,
+                    GeneVersion.task_description,
+                    GeneVersion.cost_tokens,
+                    GeneVersion.cost_attempts,
+                    GeneVersion.cost_seconds,
+                    GeneVersion.published_by,
                 )
             )
             .where(GeneVersion.gene_id == gene.id, GeneVersion.version == gene.current_version)
         )
         assert version is not None
         return version
+
+    async def similarity_to(self, gene_id: str, vector: np.ndarray) -> float | None:
+        """Cosine similarity of `vector` to the Gene's current version (None without an embedding)."""
+        distance = GeneVersion.embedding.cosine_distance(vector.tolist())
+        value = await self.session.scalar(
+            select(1 - distance).where(
+                GeneVersion.gene_id == gene_id,
+                GeneVersion.valid_to.is_(None),
+                GeneVersion.embedding.is_not(None),
+            )
+        )
+        return None if value is None else float(value)
+
+    async def backers(self, guard_ids: Sequence[int]) -> dict[int, set[uuid.UUID]]:
+        found: dict[int, set[uuid.UUID]] = {guard_id: set() for guard_id in guard_ids}
+        if guard_ids:
+            rows = await self.session.execute(
+                select(guard_backers.c.guard_id, guard_backers.c.key_id).where(
+                    guard_backers.c.guard_id.in_(list(guard_ids))
+                )
+            )
+            for guard_id, key_id in rows:
+                found[guard_id].add(key_id)
+        return found
+
+    async def record_review(
+        self, guard_id: int, reviewer: uuid.UUID, moment: datetime, note: str | None
+    ) -> None:
+        await self.session.execute(
+            update(Guard)
+            .where(Guard.id == guard_id)
+            .values(reviewed_by=reviewer, reviewed_at=moment, review_note=note)
+        )
+
+    async def add_backers(self, pairs: Sequence[tuple[int, uuid.UUID]]) -> None:
+        if pairs:
+            await self.session.execute(
+                pg_insert(guard_backers)
+                .values([{"guard_id": guard_id, "key_id": key_id} for guard_id, key_id in pairs])
+                .on_conflict_do_nothing()
+            )
+
+    async def guards_by_id(self, gene_id: str, guard_ids: Sequence[int]) -> Sequence[Guard]:
+        if not guard_ids:
+            return []
+        stmt = select(Guard).where(Guard.gene_id == gene_id, Guard.id.in_(list(guard_ids)))
+        return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
 
     async def kept_guards(self, gene_id: str) -> Sequence[Guard]:
         stmt = select(Guard).where(Guard.gene_id == gene_id, Guard.kept).order_by(Guard.id)
@@ -166,18 +230,30 @@ class EvolutionRepository:
             stmt = stmt.where(EvolutionEvent.id > after)
         return (await self.session.scalars(stmt.order_by(EvolutionEvent.id).limit(limit))).all()
 
-    async def lineage(
-        self, gene_id: str, *, after: int | None, limit: int
-    ) -> Sequence[Row[GeneVersion, list[uuid.UUID] | None, EvolutionEvent | None]]:
-        """Versions in order, each with the trajectories behind it and the event that wrote it."""
+    async def lineage(self, gene_id: str, *, after: int | None, limit: int) -> Sequence[LineageRow]:
+        """Versions in order, each with the runs behind its strategy and its guards, the name of the
+        key that published it, and the event that wrote it."""
         linked = version_trajectories.c.trajectory_id
-        trajectory_ids = (
-            select(func.array_agg(aggregate_order_by(linked, linked)))
-            .where(version_trajectories.c.version_id == GeneVersion.id)
-            .scalar_subquery()
-        )
+
+        def runs(role: EvidenceRole) -> Any:
+            return (
+                select(func.array_agg(aggregate_order_by(linked, linked)))
+                .where(
+                    version_trajectories.c.version_id == GeneVersion.id,
+                    version_trajectories.c.role == role.value,
+                )
+                .scalar_subquery()
+            )
+
+        publisher = select(ApiKey.name).where(ApiKey.id == GeneVersion.published_by).scalar_subquery()
         stmt = (
-            select(GeneVersion, trajectory_ids, EvolutionEvent)
+            select(
+                GeneVersion,
+                runs(EvidenceRole.strategy),
+                runs(EvidenceRole.guards),
+                publisher,
+                EvolutionEvent,
+            )
             .outerjoin(
                 EvolutionEvent,
                 (EvolutionEvent.gene_id == GeneVersion.gene_id)
@@ -190,16 +266,37 @@ class EvolutionRepository:
             stmt = stmt.where(GeneVersion.version > after)
         return (await self.session.execute(stmt.order_by(GeneVersion.version).limit(limit))).all()
 
-    async def guard_listing(self, gene_id: str) -> Sequence[Row[Guard, int]]:
+    async def guard_listing(
+        self, gene_id: str
+    ) -> Sequence[Row[Guard, int, list[tuple[uuid.UUID, str]] | None, str | None]]:
+        """Kept guards first (in `avoid` order), then proposed, dropped and rejected ones; each with
+        its number of runs, its backing keys (id, name) and its reviewer's name."""
         trajectories = (
             select(func.count())
             .select_from(guard_evidence)
             .where(guard_evidence.c.guard_id == Guard.id)
             .scalar_subquery()
         )
+        backers = (
+            select(
+                func.array_agg(
+                    aggregate_order_by(
+                        func.json_build_array(ApiKey.id, ApiKey.name), guard_backers.c.first_at
+                    )
+                )
+            )
+            .select_from(guard_backers)
+            .join(ApiKey, ApiKey.id == guard_backers.c.key_id)
+            .where(guard_backers.c.guard_id == Guard.id)
+            .scalar_subquery()
+        )
+        reviewer = select(ApiKey.name).where(ApiKey.id == Guard.reviewed_by).scalar_subquery()
+        state_order = case(
+            (Guard.kept, 0), (Guard.state == "proposed", 1), (Guard.state == "active", 2), else_=3
+        )
         stmt = (
-            select(Guard, trajectories)
+            select(Guard, trajectories, backers, reviewer)
             .where(Guard.gene_id == gene_id)
-            .order_by(Guard.kept.desc(), Guard.evidence_count.desc(), Guard.last_seen_at.desc(), Guard.id)
+            .order_by(state_order, Guard.evidence_count.desc(), Guard.last_seen_at.desc(), Guard.id)
         )
         return (await self.session.execute(stmt)).all()

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 
+from app.auth.dependencies import ProducerKey
+from app.auth.principal import Principal
 from app.db import SessionDep
 from app.evolution.history import history_service
-from app.evolution.schemas import EventPage, GuardList, LineagePage
+from app.evolution.schemas import EventPage, GuardList, LineagePage, ReviewIn, ReviewRead
+from app.evolution.service import evolution_service
 from app.genes.router import GeneIdPath
 from app.jsonbody import JSONRoute
-from app.state import settings_of
+from app.state import runtime, settings_of
 
 router = APIRouter(prefix="/v1/genes", tags=["evolution"], route_class=JSONRoute)
 
@@ -41,6 +44,66 @@ async def get_lineage(
 
 
 @router.get("/{gene_id}/guards", response_model=GuardList)
-async def list_guards(gene_id: GeneIdPath, session: SessionDep) -> GuardList:
-    """The Gene's failure guards with their evidence counts, kept ones first in `avoid` order."""
-    return await history_service.guards(session, gene_id)
+async def list_guards(gene_id: GeneIdPath, session: SessionDep, request: Request) -> GuardList:
+    """The Gene's failure guards: kept ones first in `avoid` order, then proposed ones (waiting for
+    backing or review), dropped and rejected ones; each with its state, evidence and backing keys."""
+    return await history_service.guards(session, gene_id, settings_of(request).guard_quorum)
+
+
+GuardIdPath = Annotated[int, Path(ge=1, le=2**63 - 1, description="the guard's id (see /guards)")]
+
+
+async def _review(
+    request: Request,
+    session: SessionDep,
+    gene_id: str,
+    guard_id: int,
+    decision: Literal["approve", "reject"],
+    body: ReviewIn | None,
+    caller: Principal,
+) -> ReviewRead:
+    reviewed = await evolution_service.review_guard(
+        session,
+        gene_id,
+        guard_id,
+        decision,
+        body.note if body else None,
+        caller,
+        runtime(request).embeddings,
+    )
+    listing = await history_service.guards(session, gene_id, settings_of(request).guard_quorum)
+    guard = next(item for item in listing.items if item.id == guard_id)
+    return ReviewRead(
+        gene_id=gene_id,
+        guard=guard,
+        version=reviewed.version,
+        asset_id=reviewed.asset_id,
+        new_version=reviewed.new_version,
+    )
+
+
+@router.post("/{gene_id}/guards/{guard_id}/approve", response_model=ReviewRead)
+async def approve_guard(
+    gene_id: GeneIdPath,
+    guard_id: GuardIdPath,
+    session: SessionDep,
+    request: Request,
+    caller: ProducerKey,
+    body: ReviewIn | None = None,
+) -> ReviewRead:
+    """The Gene's owner or an admin lets a proposed (or rejected) guard be served; it takes a place
+    in `avoid` by its evidence like any active guard, in a new version when the list changes."""
+    return await _review(request, session, gene_id, guard_id, "approve", body, caller)
+
+
+@router.post("/{gene_id}/guards/{guard_id}/reject", response_model=ReviewRead)
+async def reject_guard(
+    gene_id: GeneIdPath,
+    guard_id: GuardIdPath,
+    session: SessionDep,
+    request: Request,
+    caller: ProducerKey,
+    body: ReviewIn | None = None,
+) -> ReviewRead:
+    """The Gene's owner or an admin refuses a guard: it is never served, whatever backs it later."""
+    return await _review(request, session, gene_id, guard_id, "reject", body, caller)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
+
+from app.genes.schemas import KeyRef
+from app.schemas import StrictModel
 
 
 class EventRead(BaseModel):
@@ -37,11 +40,13 @@ class LineageEntry(BaseModel):
     version: int
     asset_id: str
     parent_asset_id: str | None
-    provenance_kind: str
-    producer_model: str
+    provenance_kind: str = Field(description="of the strategy (kept by versions that only change guards)")
+    producer_model: str = Field(description="the model that wrote the strategy")
+    published_by: KeyRef
     valid_from: datetime
     valid_to: datetime | None
-    trajectory_ids: list[uuid.UUID]
+    trajectory_ids: list[uuid.UUID] = Field(description="the run(s) the strategy came from")
+    guard_trajectory_ids: list[uuid.UUID] = Field(description="runs whose guards changed this version")
     event_id: int | None = Field(description="the evolution event that wrote this version")
     change: str | None = Field(description="published, founded or merged")
     guards_added: list[str]
@@ -55,12 +60,31 @@ class LineagePage(BaseModel):
     next_cursor: str | None
 
 
+class Backer(BaseModel):
+    key_id: uuid.UUID
+    name: str
+    owner: bool = Field(description="the key that owns the Gene")
+
+
 class GuardRead(BaseModel):
     id: int
     text: str
+    state: str = Field(
+        description="active (may be served), proposed (waits for backing or a human) or rejected"
+    )
     evidence: int = Field(description="trajectories that carried this guard (or a paraphrase of it)")
     kept: bool = Field(description="in the current document's `avoid` list")
     trajectories: int = Field(description="linked trajectories (a guard from a published document has none)")
+    backers: list[Backer] = Field(
+        description="distinct keys behind the guard: the senders of its runs, or the publisher of the "
+        "document that carried it"
+    )
+    hold_reason: str | None = Field(
+        description="why the guard waits for the owner or an admin whatever its backing"
+    )
+    reviewed_by: str | None
+    reviewed_at: datetime | None
+    review_note: str | None
     first_seen_at: datetime
     last_seen_at: datetime
     dropped_at: datetime | None
@@ -68,4 +92,17 @@ class GuardRead(BaseModel):
 
 class GuardList(BaseModel):
     gene_id: str
+    quorum: int = Field(description="distinct keys other than the owner it takes to serve a guard")
     items: list[GuardRead]
+
+
+class ReviewIn(StrictModel):
+    note: Annotated[str, StringConstraints(max_length=1000)] | None = None
+
+
+class ReviewRead(BaseModel):
+    gene_id: str
+    guard: GuardRead
+    version: int = Field(description="the Gene's current version after the review")
+    asset_id: str
+    new_version: bool = Field(description="whether the review changed the served guards")

@@ -8,30 +8,39 @@ the embeddings are computed so that the lock is held only for the database work.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
-import numpy as np
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.principal import Principal, Role
+from app.config import Settings
 from app.embeddings import EmbeddingService
+from app.errors import Conflict, Forbidden, NotFound
 from app.evolution.distill import CannotFound, founding_document, gene_id_for
 from app.evolution.events import guard_changes, worker_actor
 from app.evolution.extraction import compact_producer_guard, extract_guards, signals_of
-from app.evolution.merge import GUARD_MERGE_THRESHOLD, GuardEntry, MergePlan, Vector, plan_merge
+from app.evolution.ledger import GuardLedger, embed_all
+from app.evolution.merge import GUARD_MERGE_THRESHOLD, Backing, MergePlan, Vector, plan_merge, plan_review
 from app.evolution.repository import EvolutionRepository, RouteCandidate
-from app.evolution.routing import ROUTE_THRESHOLD, routing_text
+from app.evolution.routing import ROUTE_THRESHOLD, TARGET_FLOOR, routing_text
 from app.genes.repository import GeneRepository
-from app.genes.service import VersionSource, gene_service
+from app.genes.service import GeneNotFound, GeneRevoked, VersionSource, gene_service
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument
-from app.models import EventKind, Gene, GeneStatus, GeneVersion, Guard, Trajectory, TrajectoryState
+from app.models import (
+    EventKind,
+    EvidenceRole,
+    Gene,
+    GeneStatus,
+    GeneVersion,
+    GuardState,
+    Trajectory,
+    TrajectoryState,
+)
 from app.search.indexing import embedding_text
 from app.trajectories.repository import TrajectoryRepository
 
@@ -57,6 +66,22 @@ class Rejected(Exception):
         self.gene_id = gene_id
 
 
+@dataclass(frozen=True)
+class Reviewed:
+    gene_id: str
+    guard_id: int
+    state: str
+    kept: bool
+    version: int
+    asset_id: str
+    new_version: bool
+
+
+class GuardNotFound(NotFound):
+    code = "guard-not-found"
+    title = "Guard not found"
+
+
 @dataclass
 class _Job:
     """What a trajectory brings, computed before any lock is taken."""
@@ -64,8 +89,11 @@ class _Job:
     trajectory: Trajectory
     guards: list[str]
     vectors: list[Vector]
+    # The run's task and the errors it met, embedded like a Gene: for routing and the resemblance check.
+    route_vector: Vector
     route: RouteCandidate | None = None
     best_similarity: float | None = None
+    best_gene_id: str | None = None
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -81,10 +109,22 @@ class EvolutionService:
         actor: str | None = None,
         guard_threshold: float = GUARD_MERGE_THRESHOLD,
         route_threshold: float = ROUTE_THRESHOLD,
+        target_floor: float = TARGET_FLOOR,
+        guard_quorum: int = 2,
     ) -> None:
         self.actor = actor or worker_actor()
         self.guard_threshold = guard_threshold
         self.route_threshold = route_threshold
+        self.target_floor = target_floor
+        self.guard_quorum = guard_quorum
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, actor: str | None = None) -> EvolutionService:
+        return cls(
+            actor=actor,
+            target_floor=settings.target_min_similarity,
+            guard_quorum=settings.guard_quorum,
+        )
 
     async def process_next(
         self, session: AsyncSession, embeddings: EmbeddingService, *, max_attempts: int = DEFAULT_MAX_ATTEMPTS
@@ -98,8 +138,10 @@ class EvolutionService:
     async def process(
         self, session: AsyncSession, trajectory: Trajectory, embeddings: EmbeddingService
     ) -> JobResult:
+        job: _Job | None = None
         try:
-            result = await self._process(session, trajectory, embeddings)
+            job = await self._prepare(trajectory, embeddings)
+            result = await self._process(session, job, embeddings)
         except Rejected as rejected:
             result = JobResult(trajectory.id, TrajectoryState.rejected, rejected.reason, rejected.gene_id)
         await TrajectoryRepository(session).finish(
@@ -108,22 +150,29 @@ class EvolutionService:
             reason=result.reason,
             gene_id=result.gene_id,
             asset_id=result.asset_id,
+            route_gene_id=job.best_gene_id if job else None,
+            route_similarity=job.best_similarity if job else None,
         )
         return result
 
-    async def _process(
-        self, session: AsyncSession, trajectory: Trajectory, embeddings: EmbeddingService
-    ) -> JobResult:
-        genes = GeneRepository(session)
-        evolution = EvolutionRepository(session)
-        draft: dict[str, Any] = trajectory.gene_draft or {}
-        passed = trajectory.verifier_passed
+    async def _prepare(self, trajectory: Trajectory, embeddings: EmbeddingService) -> _Job:
+        """The guards a trajectory brings and their vectors, and its routing vector: before any lock."""
         if trajectory.guards:
             guards = list(dict.fromkeys(compact_producer_guard(str(g)) for g in trajectory.guards))
         else:
             guards = extract_guards(trajectory.steps, trajectory.verifier)
-        if not passed and not guards:
+        if not trajectory.verifier_passed and not guards:
             raise Rejected("a failed run contributes only failure guards, and none could be taken from it")
+        route_text = routing_text(trajectory.task_description, self._signals(trajectory))
+        vectors = await embed_all(embeddings, [*guards, route_text])
+        return _Job(trajectory, guards, vectors[:-1], vectors[-1])
+
+    async def _process(self, session: AsyncSession, job: _Job, embeddings: EmbeddingService) -> JobResult:
+        trajectory = job.trajectory
+        genes = GeneRepository(session)
+        evolution = EvolutionRepository(session)
+        draft: dict[str, Any] = trajectory.gene_draft or {}
+        passed = trajectory.verifier_passed
 
         gene_id: str | None = None
         how = ""
@@ -139,29 +188,45 @@ class EvolutionService:
                 raise Rejected(f"target Gene {target} does not exist")
         elif draft_id is not None and await genes.get_gene(draft_id) is not None:
             gene_id, how = draft_id, "named by its draft"
-
-        routed = gene_id is None and found_as is None
-        texts = list(guards)
-        if routed:
-            texts.append(routing_text(trajectory.task_description, self._signals(trajectory)))
-        vectors = await self._embed(embeddings, texts)
-        job = _Job(trajectory, guards, vectors[: len(guards)])
-        if routed:
-            gene_id = await self._route(evolution, job, vectors[-1])
-            how = "semantic match"
-            if gene_id is None and not passed:
-                raise Rejected(
-                    f"no Gene matches this failed run (best similarity {job.best_similarity or 0:.2f}, "
-                    f"threshold {self.route_threshold:.2f}); "
-                    "a failed run only adds guards to an existing Gene"
-                )
-            if gene_id is None:
-                # Serialize founders, then look again: a similar run may have founded a Gene meanwhile.
-                await evolution.lock_founding(trajectory.task_family)
-                gene_id = await self._route(evolution, job, vectors[-1])
+        if gene_id is not None:
+            await self._check_resemblance(evolution, job, gene_id)
+        else:
+            if found_as is None:
+                gene_id = await self._route(evolution, job)
+                how = "semantic match"
+                if gene_id is None and not passed:
+                    raise Rejected(self._unrouted(job))
+                if gene_id is None:
+                    # Serialize founders, then look again: a similar run may have founded a Gene meanwhile.
+                    await evolution.lock_founding(trajectory.task_family)
+                    gene_id = await self._route(evolution, job)
         if gene_id is None:
             return await self._found(session, job, embeddings, found_as or draft_id)
         return await self._merge(session, job, embeddings, gene_id, how)
+
+    async def _check_resemblance(self, evolution: EvolutionRepository, job: _Job, gene_id: str) -> None:
+        """A run that names its Gene must be about what the Gene is about (task and errors)."""
+        similarity = await evolution.similarity_to(gene_id, job.route_vector)
+        if similarity is None:
+            return
+        job.best_similarity, job.best_gene_id = similarity, gene_id
+        if similarity < self.target_floor:
+            raise Rejected(
+                f"this run does not resemble Gene {gene_id} (similarity {similarity:.2f} of its task and "
+                f"errors to the Gene, floor {self.target_floor:.2f}): it is about something else. Send it "
+                "without gene_id to let the registry route it, or name the Gene it belongs to",
+                gene_id,
+            )
+
+    def _unrouted(self, job: _Job) -> str:
+        closest = ""
+        if job.best_gene_id is not None:
+            closest = f"the closest is {job.best_gene_id} (similarity {job.best_similarity or 0:.2f}, "
+            closest += f"threshold {self.route_threshold:.2f}); "
+        return (
+            f"no Gene matches this failed run: {closest}a failed run only adds guards to an existing Gene. "
+            "If it belongs to a Gene, send it again with that Gene's id as gene_id"
+        )
 
     @staticmethod
     def _signals(trajectory: Trajectory) -> list[str]:
@@ -170,34 +235,19 @@ class EvolutionService:
         ]
         return list(dict.fromkeys([*draft_signals, *signals_of(trajectory.steps, trajectory.verifier)]))
 
-    @staticmethod
-    async def _embed(embeddings: EmbeddingService, texts: Sequence[str]) -> list[Vector]:
-        # embed_query micro-batches: the texts of every job running in this process share encoder calls.
-        return list(await asyncio.gather(*(embeddings.embed_query(text) for text in texts)))
-
-    async def _route(self, evolution: EvolutionRepository, job: _Job, vector: Vector) -> str | None:
-        candidates = await evolution.route(vector, job.trajectory.task_family)
+    async def _route(self, evolution: EvolutionRepository, job: _Job) -> str | None:
+        candidates = await evolution.route(job.route_vector, job.trajectory.task_family)
         if not candidates:
             return None
         best = candidates[0]
-        job.best_similarity = best.similarity
+        job.best_similarity, job.best_gene_id = best.similarity, best.gene_id
         if best.similarity < self.route_threshold:
             return None
         job.route = best
         return best.gene_id
 
-    def _source(self, trajectory: Trajectory, producer_model: str) -> VersionSource:
-        return VersionSource(
-            producer_model=producer_model,
-            kind="verified_trajectory",
-            verifier=trajectory.verifier,
-            task_id=trajectory.task_id,
-            task_family=trajectory.task_family,
-            task_description=trajectory.task_description,
-            cost_tokens=trajectory.cost_tokens,
-            cost_attempts=trajectory.cost_attempts,
-            cost_seconds=trajectory.cost_seconds,
-        )
+    def _backing(self, job: _Job, owner: uuid.UUID) -> Backing:
+        return Backing(key=job.trajectory.submitted_by, owner=owner, quorum=self.guard_quorum)
 
     async def _found(
         self, session: AsyncSession, job: _Job, embeddings: EmbeddingService, named_id: str | None
@@ -209,8 +259,10 @@ class EvolutionService:
             trajectory.task_family, trajectory.task_description, trajectory.content_hash
         )
         now = await evolution.clock()
+        # The founder owns the new Gene: its guards are served as the owner's.
+        backing = self._backing(job, trajectory.submitted_by)
         plan = plan_merge(
-            [], list(zip(job.guards, job.vectors, strict=True)), now, threshold=self.guard_threshold
+            [], list(zip(job.guards, job.vectors, strict=True)), now, backing, threshold=self.guard_threshold
         )
         try:
             raw_document = founding_document(
@@ -247,11 +299,22 @@ class EvolutionService:
             return await self._merge(session, job, embeddings, gene_id, "named by its draft")
         gene = await genes.lock_gene(gene_id)
         assert gene is not None
-        version = await gene_service.write_version(
-            genes, gene, raw, asset_id, self._source(trajectory, trajectory.producer_model), embeddings
+        source = VersionSource(
+            producer_model=trajectory.producer_model,
+            kind="verified_trajectory",
+            published_by=trajectory.submitted_by,
+            verifier=trajectory.verifier,
+            task_id=trajectory.task_id,
+            task_family=trajectory.task_family,
+            task_description=trajectory.task_description,
+            cost_tokens=trajectory.cost_tokens,
+            cost_attempts=trajectory.cost_attempts,
+            cost_seconds=trajectory.cost_seconds,
         )
-        await genes.link_trajectories(version.id, [trajectory.id])
-        await self._write_guards(evolution, gene_id, plan, [], embeddings.name, trajectory.id, now)
+        version = await gene_service.write_version(genes, gene, raw, asset_id, source, embeddings)
+        await genes.link_trajectories(version.id, [trajectory.id], EvidenceRole.strategy)
+        ledger = GuardLedger(evolution, embeddings)
+        await ledger.write(gene_id, plan, [], now, trajectory_id=trajectory.id, backer=backing.key)
         await evolution.add_event(
             {
                 "gene_id": gene_id,
@@ -286,32 +349,30 @@ class EvolutionService:
         old_avoid: list[str] = list(document.get("avoid") or [])
         now = await evolution.clock()
 
-        rows = await self._candidate_guards(evolution, gene_id, job, old_avoid)
-        entries, resynced = await self._resync(evolution, gene_id, rows, old_avoid, embeddings, now)
-        before = {entry.id: (entry.evidence, entry.last_seen, entry.kept) for entry in entries}
-        dropped_at = {row.id: row.dropped_at for row in rows}
-        plan = plan_merge(
-            entries, list(zip(job.guards, job.vectors, strict=True)), now, threshold=self.guard_threshold
+        ledger = GuardLedger(evolution, embeddings)
+        entries, resynced = await ledger.entries(
+            gene_id,
+            old_avoid,
+            near=job.vectors,
+            threshold=self.guard_threshold,
+            publisher=current.published_by,
+            now=now,
         )
-
+        backing = self._backing(job, gene.owner_key_id)
+        plan = plan_merge(
+            entries,
+            list(zip(job.guards, job.vectors, strict=True)),
+            now,
+            backing,
+            threshold=self.guard_threshold,
+        )
         version: GeneVersion | None = None
         if plan.avoid != old_avoid:
             version = await self._next_version(
-                genes, gene, current, document, plan.avoid, trajectory, embeddings
+                genes, gene, current, document, plan.avoid, backing.key, embeddings
             )
-        updates = [
-            {
-                "id": e.id,
-                "evidence_count": e.evidence,
-                "last_seen_at": e.last_seen,
-                "kept": e.kept,
-                # A guard that stays dropped keeps the time it was dropped.
-                "dropped_at": None if e.kept else (now if before[e.id][2] else dropped_at[e.id]),
-            }
-            for e in entries
-            if e.id is not None and before[e.id] != (e.evidence, e.last_seen, e.kept)
-        ]
-        await self._write_guards(evolution, gene_id, plan, updates, embeddings.name, trajectory.id, now)
+            await genes.link_trajectories(version.id, [trajectory.id], EvidenceRole.guards)
+        await ledger.write(gene_id, plan, entries, now, trajectory_id=trajectory.id, backer=backing.key)
         asset_id = version.asset_id if version else current.asset_id
         new_version = version.version if version else current.version
         await evolution.add_event(
@@ -328,6 +389,8 @@ class EvolutionService:
                 "details": {
                     "routed_by": how,
                     "verifier_passed": trajectory.verifier_passed,
+                    "owner_backed": backing.key == gene.owner_key_id,
+                    "guards_activated": [{"guard_id": g.id, "text": g.text} for g in plan.activated],
                     **self._route_details(job),
                 },
             }
@@ -350,10 +413,14 @@ class EvolutionService:
         current: GeneVersion,
         document: dict[str, Any],
         avoid: list[str],
-        trajectory: Trajectory,
+        published_by: uuid.UUID,
         embeddings: EmbeddingService,
     ) -> GeneVersion:
-        """The current document with the new `avoid` list; strategy and everything else as they were."""
+        """The current document with the new `avoid` list; strategy and everything else as they were.
+
+        The strategy's provenance stays the current version's: guards do not change where the
+        strategy came from.
+        """
         raw = {**document, "parent": current.asset_id}
         if avoid:
             raw["avoid"] = avoid
@@ -369,147 +436,103 @@ class EvolutionService:
             embedding = ([float(x) for x in current.embedding], current.embedding_model)
         validated = GeneDocument.model_validate(raw).hashed_fields()
         asset_id = compute_asset_id(validated)
-        # The strategy's author stays the version's producer; the trajectory is its evidence.
-        version = await gene_service.write_version(
+        return await gene_service.write_version(
             genes,
             gene,
             validated,
             asset_id,
-            self._source(trajectory, current.producer_model),
+            VersionSource.from_version(current, published_by),
             embeddings,
             embedding=embedding,
         )
-        await genes.link_trajectories(version.id, [trajectory.id])
-        return version
 
-    async def _candidate_guards(
-        self, evolution: EvolutionRepository, gene_id: str, job: _Job, avoid: list[str]
-    ) -> list[Guard]:
-        """The kept guards, plus the dropped ones this merge may touch: named by the document, or
-        the nearest to an incoming guard when within the merge threshold."""
-        rows = {row.id: row for row in await evolution.kept_guards(gene_id)}
-        kept_texts = {row.text for row in rows.values()}
-        for row in await evolution.dropped_guards(gene_id, [t for t in avoid if t not in kept_texts]):
-            rows[row.id] = row
-        for row in await evolution.nearest_dropped(gene_id, job.vectors, self.guard_threshold):
-            rows[row.id] = row
-        return sorted(rows.values(), key=lambda row: row.id)
-
-    async def _resync(
+    async def review_guard(
         self,
-        evolution: EvolutionRepository,
+        session: AsyncSession,
         gene_id: str,
-        rows: Sequence[Guard],
-        avoid: list[str],
+        guard_id: int,
+        decision: Literal["approve", "reject"],
+        note: str | None,
+        caller: Principal,
         embeddings: EmbeddingService,
-        now: datetime,
-    ) -> tuple[list[GuardEntry], list[dict[str, Any]]]:
-        """Guard entries that agree with the current document's `avoid` list.
-
-        The list is the truth: a version published through POST /v1/genes may have added or removed
-        guards. Missing ones are recorded with evidence 1, in the document's order; guards the
-        document no longer has are marked dropped. Vectors of another embedding model are redone.
-        """
-        stale = [row for row in rows if row.embedding_model != embeddings.name]
-        by_text = {row.text: row for row in rows}
-        missing = [text for text in dict.fromkeys(avoid) if text not in by_text]
-        fresh = await self._embed(embeddings, [row.text for row in stale] + missing)
-        updates = [
-            {"id": row.id, "embedding": vector.tolist(), "embedding_model": embeddings.name}
-            for row, vector in zip(stale, fresh, strict=False)
-        ]
-        await evolution.update_guards(updates)
-        vectors: dict[str, Vector] = {row.text: vector for row, vector in zip(stale, fresh, strict=False)}
-        # Seeded guards keep the document's order: each is "seen" a microsecond before the next.
-        seeded = [
+    ) -> Reviewed:
+        """The owner or an admin approves a guard (it may be served) or rejects it (it never is);
+        a new version follows when the served guards change."""
+        genes = GeneRepository(session)
+        evolution = EvolutionRepository(session)
+        gene = await genes.lock_gene(gene_id)
+        if gene is None:
+            raise GeneNotFound(f"no gene with id {gene_id!r}")
+        if gene.status == GeneStatus.revoked:
+            raise GeneRevoked(f"gene {gene_id} was revoked", extra={"gene_id": gene_id})
+        if not caller.at_least(Role.admin) and caller.key_id != gene.owner_key_id:
+            raise Forbidden(f"only the owner of {gene_id} or an admin reviews its guards")
+        assert caller.key_id is not None
+        current = await evolution.current_version(gene)
+        document: dict[str, Any] = json.loads(current.document_json)
+        document.pop("asset_id", None)
+        old_avoid: list[str] = list(document.get("avoid") or [])
+        now = await evolution.clock()
+        ledger = GuardLedger(evolution, embeddings)
+        entries, resynced = await ledger.entries(
+            gene_id,
+            old_avoid,
+            near=[],
+            threshold=self.guard_threshold,
+            publisher=current.published_by,
+            now=now,
+            include=[guard_id],
+        )
+        reviewed = next((entry for entry in entries if entry.id == guard_id), None)
+        if reviewed is None:
+            raise GuardNotFound(f"gene {gene_id} has no guard {guard_id}")
+        target = GuardState.active if decision == "approve" else GuardState.rejected
+        if reviewed.state == target:
+            raise Conflict(f"guard {guard_id} is already {target.value}")
+        was_kept = reviewed.kept
+        plan = plan_review(entries, reviewed, target)
+        version: GeneVersion | None = None
+        if plan.avoid != old_avoid:
+            version = await self._next_version(
+                genes, gene, current, document, plan.avoid, caller.key_id, embeddings
+            )
+        await ledger.write(gene_id, plan, entries, now, trajectory_id=None, backer=caller.key_id)
+        await evolution.record_review(guard_id, caller.key_id, now, note)
+        changes = guard_changes(plan, resynced)
+        if decision == "approve" and reviewed.kept:
+            changes["guards_added"].append({"guard_id": guard_id, "text": reviewed.text})
+        if decision == "reject" and was_kept:
+            changes["guards_dropped"].append(
+                {
+                    "guard_id": guard_id,
+                    "text": reviewed.text,
+                    "evidence": reviewed.evidence,
+                    "reason": "rejected",
+                }
+            )
+        await evolution.add_event(
             {
                 "gene_id": gene_id,
-                "text": text,
-                "embedding": vector.tolist(),
-                "embedding_model": embeddings.name,
-                "evidence_count": 1,
-                "kept": True,
-                "first_seen_at": now - timedelta(microseconds=index + 1),
-                "last_seen_at": now - timedelta(microseconds=index + 1),
+                "kind": EventKind.reviewed.value,
+                "trajectory_ids": [],
+                **changes,
+                "old_asset_id": current.asset_id,
+                "new_asset_id": version.asset_id if version else current.asset_id,
+                "old_version": current.version,
+                "new_version": version.version if version else current.version,
+                "actor": caller.name,
+                "details": {"guard_id": guard_id, "decision": decision, "note": note},
             }
-            for index, (text, vector) in enumerate(zip(missing, fresh[len(stale) :], strict=True))
-        ]
-        seeded_ids = await evolution.insert_guards(seeded)
-        entries = [
-            GuardEntry(
-                id=row.id,
-                text=row.text,
-                vector=vectors.get(row.text, np.asarray(row.embedding, dtype=np.float32)),
-                evidence=row.evidence_count,
-                kept=row.kept,
-                first_seen=row.first_seen_at,
-                last_seen=row.last_seen_at,
-            )
-            for row in rows
-        ]
-        entries += [
-            GuardEntry(
-                id=guard_id,
-                text=values["text"],
-                vector=np.asarray(values["embedding"], dtype=np.float32),
-                evidence=1,
-                kept=True,
-                first_seen=values["first_seen_at"],
-                last_seen=values["last_seen_at"],
-            )
-            for guard_id, values in zip(seeded_ids, seeded, strict=True)
-        ]
-        resynced: list[dict[str, Any]] = []
-        revived: list[dict[str, Any]] = []
-        for entry in entries:
-            if entry.kept and entry.text not in avoid:
-                entry.kept = False
-                resynced.append(
-                    {
-                        "guard_id": entry.id,
-                        "text": entry.text,
-                        "evidence": entry.evidence,
-                        "reason": "not in the current version",
-                    }
-                )
-            elif not entry.kept and entry.text in avoid:
-                entry.kept = True
-                revived.append({"id": entry.id, "kept": True, "dropped_at": None})
-        await evolution.update_guards(
-            [*revived, *({"id": r["guard_id"], "kept": False, "dropped_at": now} for r in resynced)]
         )
-        return entries, resynced
-
-    async def _write_guards(
-        self,
-        evolution: EvolutionRepository,
-        gene_id: str,
-        plan: MergePlan,
-        updates: Sequence[dict[str, Any]],
-        model: str,
-        trajectory_id: uuid.UUID,
-        now: datetime,
-    ) -> None:
-        new_ids = await evolution.insert_guards(
-            [
-                {
-                    "gene_id": gene_id,
-                    "text": guard.text,
-                    "embedding": guard.vector.tolist(),
-                    "embedding_model": model,
-                    "evidence_count": guard.evidence,
-                    "kept": guard.kept,
-                    "first_seen_at": guard.first_seen,
-                    "last_seen_at": guard.last_seen,
-                    "dropped_at": None if guard.kept else now,
-                }
-                for guard in plan.added
-            ]
+        return Reviewed(
+            gene_id=gene_id,
+            guard_id=guard_id,
+            state=reviewed.state,
+            kept=reviewed.kept,
+            version=version.version if version else current.version,
+            asset_id=version.asset_id if version else current.asset_id,
+            new_version=version is not None,
         )
-        for guard, guard_id in zip(plan.added, new_ids, strict=True):
-            guard.id = guard_id
-        await evolution.update_guards(updates)
-        await evolution.add_evidence([g.id for g in plan.touched if g.id is not None], trajectory_id)
 
     @staticmethod
     def _route_details(job: _Job) -> dict[str, Any]:
@@ -520,7 +543,13 @@ class EvolutionService:
     @staticmethod
     def _guard_summary(plan: MergePlan) -> str:
         counted = sum(1 for m in plan.merged if m.counted)
-        return f": {len(plan.added)} guard(s) added, {counted} merged, {len(plan.dropped)} dropped"
+        proposed = sum(1 for g in plan.added if g.state == GuardState.proposed)
+        held = f" ({proposed} proposed, not served until backed)" if proposed else ""
+        activated = f", {len(plan.activated)} now backed" if plan.activated else ""
+        return (
+            f": {len(plan.added)} guard(s) added{held}, {counted} merged{activated}, "
+            f"{len(plan.dropped)} dropped"
+        )
 
 
 evolution_service = EvolutionService()

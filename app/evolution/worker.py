@@ -231,6 +231,7 @@ def start_in_process_worker(runtime: Runtime) -> BackgroundWorker | None:
         concurrency=settings.worker_concurrency,
         poll_seconds=settings.worker_poll_seconds,
         max_attempts=settings.worker_max_attempts,
+        service=EvolutionService.from_settings(settings),
     )
     log.info("evolution worker running in this process (%d slots)", settings.worker_concurrency)
     return BackgroundWorker(worker)

@@ -89,7 +89,9 @@ async def _seed(
                 task={
                     "id": f"load-{index:05d}",
                     "family": "code_generation",
-                    "description": f"Load task {index}",
+                    # About what every fixture Gene is about (offline pytest suites), as a run that
+                    # names its Gene must be.
+                    "description": f"Make the test suite of HTTP client {index} pass without network access",
                 },
                 gene_id=gene_id,
                 guards=guards,

@@ -8,11 +8,12 @@ import httpx
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.principal import SYSTEM, Principal, Role
 from app.embeddings import EmbeddingService
 from app.evolution.service import EvolutionService, JobResult
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument
-from app.models import Gene, GeneVersion, Guard, Trajectory, guard_evidence
+from app.models import ApiKey, Gene, GeneVersion, Guard, Trajectory, guard_evidence
 from app.trajectories.service import trajectory_service
 from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
 from tests.factories import BASE_GENE, gene_doc, publish_payload
@@ -38,8 +39,17 @@ MATH_STEPS = [
 ]
 
 
-async def _run(session: AsyncSession, embeddings: EmbeddingService, **overrides: Any) -> JobResult:
-    submitted = await trajectory_service.submit(session, trajectory_in(**overrides))
+async def _owner(session: AsyncSession) -> Principal:
+    """The admin test key, which publishes this module's Genes (so its runs are the owner's)."""
+    key = await session.scalar(select(ApiKey).where(ApiKey.name == "test admin"))
+    return SYSTEM if key is None else Principal(key.id, key.name, Role.admin)
+
+
+async def _run(
+    session: AsyncSession, embeddings: EmbeddingService, *, by: Principal | None = None, **overrides: Any
+) -> JobResult:
+    submitter = by or await _owner(session)
+    submitted = await trajectory_service.submit(session, trajectory_in(**overrides), submitter=submitter)
     result = await EvolutionService(actor="test").process_next(session, embeddings)
     assert result is not None and result.trajectory_id == submitted.id
     return result
@@ -65,8 +75,10 @@ async def test_passed_run_for_its_target_adds_a_guard_in_a_new_version(
     # The newest guard leads among equal evidence; the strategy is untouched.
     assert gene["document"]["avoid"] == [LIVE_API, PUBLISHED_GUARD]
     assert gene["document"]["strategy"] == BASE_GENE["strategy"]
-    assert gene["provenance"]["trajectory_ids"] == [str(result.trajectory_id)]
-    assert gene["provenance"]["task"]["id"] == "code-0042"
+    # The strategy's provenance is the published one; the run is evidence for the guards only.
+    assert gene["provenance"]["trajectory_ids"] == []
+    assert gene["provenance"]["guard_trajectory_ids"] == [str(result.trajectory_id)]
+    assert gene["provenance"]["task"]["id"] == "code-0001"
     assert compute_asset_id({k: v for k, v in gene["document"].items() if k != "asset_id"}) == result.asset_id
 
     state = (await client.get(f"/v1/trajectories/{result.trajectory_id}")).json()
@@ -84,7 +96,8 @@ async def test_passed_run_for_its_target_adds_a_guard_in_a_new_version(
     lineage = (await client.get(f"/v1/genes/{GENE_ID}/lineage")).json()["items"]
     assert [(v["version"], v["change"]) for v in lineage] == [(1, "published"), (2, "merged")]
     assert lineage[1]["parent_asset_id"] == lineage[0]["asset_id"]
-    assert lineage[1]["trajectory_ids"] == [str(result.trajectory_id)]
+    assert lineage[1]["trajectory_ids"] == []
+    assert lineage[1]["guard_trajectory_ids"] == [str(result.trajectory_id)]
     assert lineage[1]["guards_added"] == [LIVE_API]
 
     guards = (await client.get(f"/v1/genes/{GENE_ID}/guards")).json()["items"]
@@ -124,7 +137,9 @@ async def test_a_paraphrase_only_adds_evidence_and_no_version(
     event = (await client.get(f"/v1/genes/{GENE_ID}/events")).json()["items"][-1]
     assert event["guards_added"] == [] and event["old_asset_id"] == event["new_asset_id"]
     [merged] = event["guards_merged"]
-    assert (merged["incoming"], merged["text"], merged["evidence"]) == (LIVE_API_PARAPHRASE, LIVE_API, 2)
+    assert (merged["text"], merged["evidence"]) == (LIVE_API, 2)
+    # Events are public: they do not repeat the wording the second run sent.
+    assert LIVE_API_PARAPHRASE not in str(event)
 
 
 async def test_a_run_that_changes_nothing_writes_no_version(
@@ -154,7 +169,13 @@ async def test_failed_run_adds_guards_only_and_keeps_the_strategy(
     assert document["avoid"][0].endswith(
         "instead mock the HTTP layer with respx instead of calling the live API"
     )
-    assert gene["provenance"]["verifier"]["passed"] is False
+    # The version keeps the strategy's provenance: its passed verifier, not the failed run's.
+    assert gene["provenance"]["verifier"]["passed"] is True
+    assert (
+        gene["provenance"]["kind"] == "verified_trajectory"
+        and gene["provenance"]["task"]["id"] == "code-0001"
+    )
+    assert gene["provenance"]["guard_trajectory_ids"] == [str(result.trajectory_id)]
     # The strategy's author still stands behind the version.
     assert gene["provenance"]["producer_model"] == BASE_GENE["model_name"]
 
@@ -296,7 +317,11 @@ async def test_the_cap_drops_the_least_recently_seen_guard_and_records_it(
         embeddings,
         gene_id=GENE_ID,
         guards=[avoid[11]],
-        task={"id": "code-0051", "family": "code_generation", "description": "Write fixtures elsewhere"},
+        task={
+            "id": "code-0051",
+            "family": "code_generation",
+            "description": "Make a pytest suite pass offline, keeping fixtures out of the repo root",
+        },
     )
     assert again.new_version == 3
     document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]

@@ -24,7 +24,7 @@ from app.evolution.worker import EvolutionWorker, runs_in_process
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
 from app.main import create_app
-from app.models import GeneVersion, Trajectory
+from app.models import SYSTEM_KEY_ID, GeneVersion, Trajectory
 from app.trajectories.content import trajectory_values
 from app.trajectories.repository import TrajectoryRepository
 from app.trajectories.service import trajectory_service
@@ -110,6 +110,7 @@ async def test_polling_finds_rows_inserted_without_a_notification(
         cost=body.cost,
         target_gene_id=body.gene_id,
     )
+    values["submitted_by"] = SYSTEM_KEY_ID
     async with committed.begin() as session:
         trajectory_id = await TrajectoryRepository(session).insert_if_new(values)
     assert trajectory_id is not None
