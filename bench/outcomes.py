@@ -1,15 +1,26 @@
-"""Does quality estimation pick the truly best Gene sooner than the raw success rate does?
+"""Does quality estimation pick the truly best Gene sooner than the raw success rate does, and how
+many keys does it take to forge it?
 
-A simulated registry: task clusters of equally relevant competing Genes, written by producers of
-different skill, each Gene with a hidden true success rate per consumer model. A stream of outcome
-reports (random Gene, random consumer model, success drawn from the hidden rate) goes through the
-real OutcomeService into a scratch database. After 10, 50 and 200 reports per cluster, each
-(cluster, consumer model) is ranked two ways and checked against the hidden truth:
-- Genebank: the quality search ranks by (lower posterior quantile per consumer model, prior from
-  the Gene's overall evidence, itself with the producer's reputation as prior);
-- baseline: the raw success rate (per model when the model reported, else overall; unreported last).
+1. Ranking. A simulated registry: task clusters of equally relevant competing Genes, written by
+   producers of different skill, each Gene with a hidden true success rate per consumer model. A
+   stream of outcome reports (random Gene, random consumer model, one of that model's bound keys,
+   success drawn from the hidden rate) goes through the real OutcomeService into a scratch database.
+   After 10, 50 and 200 reports per cluster, each (cluster, consumer model) is ranked two ways and
+   checked against the hidden truth:
+   - Genebank: the quality search ranks by (lower posterior quantile per consumer model, prior from
+     the Gene's overall evidence, itself with the producer's reputation as prior);
+   - baseline: the raw success rate (per model when the model reported, else overall; unreported last).
+2. Sybils (`--sybil`). Two equally relevant Genes of one producer, a good one (true success 0.8) and
+   a bad one (0.3), each with 40 honest reports from 12 keys bound to three consumer models. Then k
+   adversary keys (unbound, each claiming a consumer model) send 20 reports each: successes for the
+   bad Gene (promote) or failures for the good one (bury). For k = 1, 2, 3, … the bench finds the
+   smallest k at which the bad Gene outranks the good one (for consumers in general, and for the
+   model the sybils claim), and at which the bad Gene is promoted / the good one deprecated. "before"
+   counts every report (a cap so high it never binds, rules needing a single key); "after" is
+   Genebank's defaults (per-key cap, distinct-key rules, per-model figures from bound keys only).
 
     python bench/outcomes.py [--clusters 40] [--seeds 3]
+    python bench/outcomes.py --sybil [--max-keys 40]
 """
 
 from __future__ import annotations
@@ -18,6 +29,7 @@ import argparse
 import asyncio
 import random
 import statistics
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,13 +37,14 @@ import numpy as np
 from harness import scratch_database
 from sqlalchemy import select
 
+from app.auth.principal import Principal, Role
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings.base import Vectors
 from app.embeddings.service import EmbeddingService
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
-from app.models import GeneQuality, ProducerReputation
+from app.models import Gene, GeneQuality, ProducerReputation
 from app.outcomes.schemas import OutcomeIn
 from app.outcomes.service import outcome_service
 from app.search.service import SearchService
@@ -40,6 +53,28 @@ PRODUCERS = {"strong-producer": 0.72, "middling-producer": 0.55, "weak-producer"
 CONSUMERS = {"big-consumer": 0.10, "mid-consumer": 0.0, "small-consumer": -0.10}
 GENES_PER_CLUSTER = 4
 CHECKPOINTS = (10, 50, 200)
+KEYS_PER_MODEL = 4
+SYBIL_REPORTS = 20
+SYBIL_MODEL = "big-consumer"
+# Counting every report, as before reports were counted by key.
+LEGACY = {
+    "quality_max_weight_per_key": 1e9,
+    "promote_min_reporters": 1,
+    "deprecate_min_reporters": 1,
+}
+
+
+def consumer_keys(rng: random.Random) -> dict[str, list[Principal]]:
+    """Honest consumers: a few keys per model, each bound to it."""
+    return {
+        model: [
+            Principal(
+                uuid.UUID(int=rng.getrandbits(128)), f"{model}-{i}", Role.consumer, consumer_model=model
+            )
+            for i in range(KEYS_PER_MODEL)
+        ]
+        for model in CONSUMERS
+    }
 
 
 class ConstantEmbedder:
@@ -103,6 +138,7 @@ async def simulate(
     sessionmaker = create_sessionmaker(engine)
     embeddings = EmbeddingService(ConstantEmbedder())
     hits: dict[str, dict[int, list[bool]]] = {"genebank": {}, "raw rate": {}}
+    keys = consumer_keys(rng)
     try:
         world: list[list[SimGene]] = []
         for cluster in range(clusters):
@@ -133,8 +169,9 @@ async def simulate(
                         task_id=f"c{cluster}-r{report}",
                         success=success,
                     )
+                    reporter = rng.choice(keys[model])
                     async with sessionmaker.begin() as session:
-                        await outcome_service.report(session, gene.gene_id, body, "simulation", settings)
+                        await outcome_service.report(session, gene.gene_id, body, reporter, settings)
                     tally = counts.setdefault((gene.gene_id, model), [0, 0])
                     tally[0] += int(success)
                     tally[1] += 1
@@ -179,13 +216,144 @@ def ranked_quality(
     return SearchService._quality(row, settings)
 
 
+@dataclass
+class Attack:
+    """Smallest number of adversary keys that achieved each effect (None: not within the bound)."""
+
+    outranks: int | None = None  # the bad Gene ranks above the good one for consumers in general
+    outranks_model: int | None = None  # … for the consumer model the sybils claim
+    status: int | None = None  # the bad Gene promoted (promote) / the good one deprecated (bury)
+
+
+async def sybil_trial(
+    url: str, settings: Settings, attack: str, keys: int, trial: int, seed: int
+) -> tuple[bool, bool, bool]:
+    """One world, `keys` sybils: (outranks overall, outranks for the claimed model, status changed)."""
+    rng = random.Random(seed)
+    engine = create_engine(url, settings)
+    sessionmaker = create_sessionmaker(engine)
+    embeddings = EmbeddingService(ConstantEmbedder())
+    honest = consumer_keys(rng)
+    prefix = f"gene_sybil_{attack}_{trial}_{keys}"
+    try:
+        genes: dict[str, SimGene] = {}
+        for label, rate in (("good", 0.8), ("bad", 0.3)):
+            async with sessionmaker.begin() as session:
+                published = await gene_service.publish(
+                    session,
+                    PublishRequest.model_validate(payload(f"{prefix}_{label}", "middling-producer")),
+                    embeddings,
+                )
+            genes[label] = SimGene(
+                published.version.gene_id, published.version.asset_id, "middling-producer", {}
+            )
+            for report in range(40):
+                model = rng.choice(list(CONSUMERS))
+                body = OutcomeIn(
+                    asset_id=published.version.asset_id,
+                    consumer_model=model,
+                    task_id=f"honest-{report}",
+                    success=rng.random() < rate,
+                )
+                async with sessionmaker.begin() as session:
+                    await outcome_service.report(
+                        session, published.version.gene_id, body, rng.choice(honest[model]), settings
+                    )
+        target = genes["bad"] if attack == "promote" else genes["good"]
+        for sybil in range(keys):
+            principal = Principal(uuid.UUID(int=rng.getrandbits(128)), f"sybil-{sybil}", Role.consumer)
+            for report in range(SYBIL_REPORTS):
+                body = OutcomeIn(
+                    asset_id=target.asset_id,
+                    consumer_model=SYBIL_MODEL,
+                    task_id=f"sybil-{sybil}-{report}",
+                    success=attack == "promote",
+                )
+                async with sessionmaker.begin() as session:
+                    await outcome_service.report(session, target.gene_id, body, principal, settings)
+        async with sessionmaker() as session:
+            quality = {
+                (q.gene_id, q.consumer_model): q.lower_bound
+                for q in await session.scalars(select(GeneQuality))
+            }
+            reputations = {r.producer_model: r for r in await session.scalars(select(ProducerReputation))}
+            status = {
+                gene.gene_id: (await session.get(Gene, gene.gene_id)).status  # type: ignore[union-attr]
+                for gene in genes.values()
+            }
+
+        def ranked(gene: SimGene, model: str) -> float:
+            return ranked_quality(gene, model, quality, reputations, settings)
+
+        overall = ranked(genes["bad"], "") > ranked(genes["good"], "")
+        per_model = ranked(genes["bad"], SYBIL_MODEL) > ranked(genes["good"], SYBIL_MODEL)
+        changed = (
+            status[genes["bad"].gene_id] == "promoted"
+            if attack == "promote"
+            else status[genes["good"].gene_id] == "deprecated"
+        )
+        return overall, per_model, changed
+    finally:
+        embeddings.close()
+        await engine.dispose()
+
+
+async def sybil_attack(url: str, settings: Settings, attack: str, max_keys: int, seed: int) -> Attack:
+    found = Attack()
+    for keys in range(0, max_keys + 1):
+        overall, per_model, changed = await sybil_trial(
+            url, settings, attack, keys, hash(str(settings)) % 997, seed
+        )
+        if overall and found.outranks is None:
+            found.outranks = keys
+        if per_model and found.outranks_model is None:
+            found.outranks_model = keys
+        if changed and found.status is None:
+            found.status = keys
+        if None not in (found.outranks, found.outranks_model, found.status):
+            break
+    return found
+
+
+def sybil_main(max_keys: int, seed: int) -> None:
+    with scratch_database("genebank_bench_sybil") as url:
+        defaults = Settings(database_url=url)
+        legacy = defaults.model_copy(update=LEGACY)
+        rows = []
+        for attack in ("promote", "bury"):
+            for label, settings in (("before", legacy), ("after", defaults)):
+                found = asyncio.run(sybil_attack(url, settings, attack, max_keys, seed))
+                rows.append((attack, label, found))
+
+    def shown(value: int | None) -> str:
+        return f"{value}" if value is not None else f">{max_keys}"
+
+    print(
+        f"Adversary keys ({SYBIL_REPORTS} reports each, claiming {SYBIL_MODEL}) needed against 2 Genes with "
+        "40 honest reports each (good: true success 0.8, bad: 0.3); 0 = already so without them"
+    )
+    print(f"{'attack':<9}{'counting':<9}{'bad outranks good':>19}{'… for ' + SYBIL_MODEL:>22}{'status':>22}")
+    for attack, label, found in rows:
+        status = "bad promoted" if attack == "promote" else "good deprecated"
+        print(
+            f"{attack:<9}{label:<9}{shown(found.outranks):>19}{shown(found.outranks_model):>22}"
+            f"{shown(found.status) + ' (' + status + ')':>22}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--clusters", type=int, default=40)
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--sybil", action="store_true", help="run the adversary experiment instead")
+    parser.add_argument("--max-keys", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
+    if args.sybil:
+        sybil_main(args.max_keys, args.seed)
+        return
     totals: dict[str, dict[int, list[float]]] = {"genebank": {}, "raw rate": {}}
     with scratch_database("genebank_bench_outcomes") as url:
         settings = Settings(database_url=url)

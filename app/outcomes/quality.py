@@ -8,10 +8,18 @@ below one with 40 out of 45, because its estimate is still mostly prior.
 
 A producer's reputation is the same computation over every report on its Genes, from the uniform
 prior Beta(1, 1); its posterior mean is the prior mean of its Genes.
+
+Evidence is counted by reporting key, not by report: each key's decayed evidence on a Gene is scaled
+down to at most `max_weight` reports' worth (keeping its success ratio), so one key, or a handful,
+cannot carry a Gene's quality however many reports it sends (bench/outcomes.py measures how many
+keys an adversary needs). A report's credit is 1 for a success, 0 for a failure, and its score (0.5
+without one) for a partial success; a report that says the Gene was the wrong one for the task
+(`irrelevant`) is a retrieval miss, not evidence about the Gene, and is not counted.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -74,8 +82,60 @@ def reputation(evidence: Evidence) -> Posterior:
     return Posterior(UNIFORM[0] + evidence.successes, UNIFORM[1] + evidence.failures)
 
 
+@dataclass(frozen=True)
+class KeyTally:
+    """One reporting key's evidence on one Gene (or one Gene and consumer model)."""
+
+    successes: float  # decayed, credit-weighted
+    failures: float
+    reports: int
+    paired: int  # reports that also gave the consumer's result without the Gene
+    paired_successes: int
+    paired_baseline_successes: int
+
+    @property
+    def weight(self) -> float:
+        return self.successes + self.failures
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The evidence of several keys, each capped at `max_weight` reports' worth."""
+
+    successes: float
+    failures: float
+    reports: int
+    reporters: int
+    successful_reporters: int
+    paired: float
+    paired_successes: float
+    paired_baseline_successes: float
+
+
+def tally(keys: Sequence[KeyTally], max_weight: float) -> Tally:
+    successes = failures = paired = paired_successes = paired_baseline = 0.0
+    for key in keys:
+        scale = min(1.0, max_weight / key.weight) if key.weight > 0 else 1.0
+        successes += key.successes * scale
+        failures += key.failures * scale
+        paired_scale = min(1.0, max_weight / key.paired) if key.paired else 1.0
+        paired += key.paired * paired_scale
+        paired_successes += key.paired_successes * paired_scale
+        paired_baseline += key.paired_baseline_successes * paired_scale
+    return Tally(
+        successes=successes,
+        failures=failures,
+        reports=sum(key.reports for key in keys),
+        reporters=sum(1 for key in keys if key.reports),
+        successful_reporters=sum(1 for key in keys if key.successes > 0),
+        paired=paired,
+        paired_successes=paired_successes,
+        paired_baseline_successes=paired_baseline,
+    )
+
+
 def negative_transfer(
-    paired: int, with_gene: int, without_gene: int, *, min_reports: int, margin: float
+    paired: float, with_gene: float, without_gene: float, *, min_reports: int, margin: float
 ) -> bool:
     """True when, over reports that also gave the baseline, the Gene's success rate trails it by `margin`."""
     if paired < min_reports:

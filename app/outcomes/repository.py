@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, func, select, text, update
+from sqlalchemy import Select, and_, case, func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -20,8 +20,20 @@ from app.models import (
     Trajectory,
 )
 from app.models.trajectory import version_trajectories
+from app.outcomes.quality import KeyTally
 
 ALL_MODELS = ""
+
+
+def _key_tally(row: Any) -> KeyTally:
+    return KeyTally(
+        successes=float(row.successes or 0.0),
+        failures=float(row.failures or 0.0),
+        reports=int(row.reports),
+        paired=int(row.paired),
+        paired_successes=int(row.paired_successes),
+        paired_baseline_successes=int(row.paired_baseline),
+    )
 
 
 class OutcomeRepository:
@@ -128,11 +140,48 @@ class OutcomeRepository:
         )
         return (await self.session.execute(stmt)).all()
 
-    async def successful_models(self, gene_id: str) -> int:
-        stmt = select(func.count(func.distinct(Outcome.consumer_model))).where(
-            Outcome.gene_id == gene_id, Outcome.success.is_(True)
+    async def key_tallies(
+        self, gene_id: str, half_life_days: float, *, consumer_model: str | None = None
+    ) -> list[KeyTally]:
+        """Each reporting key's decayed evidence on the Gene (for one consumer model: from keys
+        bound to it only), `irrelevant` reports left out."""
+        stmt = self._tallies(half_life_days).where(Outcome.gene_id == gene_id).group_by(Outcome.reporter)
+        if consumer_model is not None:
+            stmt = stmt.where(Outcome.consumer_model == consumer_model, Outcome.model_bound)
+        return [_key_tally(row) for row in await self.session.execute(stmt)]
+
+    async def version_tallies(self, gene_id: str, half_life_days: float) -> dict[int, list[KeyTally]]:
+        """key_tallies per version id."""
+        stmt = (
+            self._tallies(half_life_days)
+            .add_columns(Outcome.version_id)
+            .where(Outcome.gene_id == gene_id)
+            .group_by(Outcome.version_id, Outcome.reporter)
         )
-        return int(await self.session.scalar(stmt) or 0)
+        found: dict[int, list[KeyTally]] = {}
+        for row in await self.session.execute(stmt):
+            found.setdefault(row.version_id, []).append(_key_tally(row))
+        return found
+
+    @staticmethod
+    def _tallies(half_life_days: float) -> Select[Any, Any, int, int, int, int]:
+        weight = func.power(
+            0.5, func.extract("epoch", func.now() - Outcome.created_at) / (half_life_days * 86400.0)
+        )
+        credit = case(
+            (Outcome.success, 1.0),
+            (Outcome.reason == "partial", func.coalesce(Outcome.score, 0.5)),
+            else_=0.0,
+        )
+        paired = Outcome.baseline_success.is_not(None)
+        return select(
+            func.sum(weight * credit).label("successes"),
+            func.sum(weight * (1 - credit)).label("failures"),
+            func.count().label("reports"),
+            func.count().filter(paired).label("paired"),
+            func.count().filter(paired, Outcome.success.is_(True)).label("paired_successes"),
+            func.count().filter(paired, Outcome.baseline_success.is_(True)).label("paired_baseline"),
+        ).where(or_(Outcome.reason.is_(None), Outcome.reason != "irrelevant"))
 
     async def set_status(self, gene_id: str, status: str, message: str) -> None:
         await self.session.execute(
@@ -157,23 +206,10 @@ class OutcomeRepository:
         stmt = select(GeneQuality).where(GeneQuality.gene_id == gene_id).order_by(GeneQuality.consumer_model)
         return (await self.session.scalars(stmt)).all()
 
-    async def per_version(self, gene_id: str, half_life_days: float) -> Sequence[Any]:
-        """Decayed successes and failures of each version, computed from the reports themselves."""
-        weight = func.power(
-            0.5, func.extract("epoch", func.now() - Outcome.created_at) / (half_life_days * 86400.0)
-        )
+    async def versions(self, gene_id: str) -> Sequence[Any]:
         stmt = (
-            select(
-                GeneVersion.version,
-                GeneVersion.asset_id,
-                GeneVersion.producer_model,
-                func.count(Outcome.id).label("reports"),
-                func.coalesce(func.sum(case((Outcome.success, weight), else_=0.0)), 0.0).label("successes"),
-                func.coalesce(func.sum(case((Outcome.success, 0.0), else_=weight)), 0.0).label("failures"),
-            )
-            .outerjoin(Outcome, Outcome.version_id == GeneVersion.id)
+            select(GeneVersion.id, GeneVersion.version, GeneVersion.asset_id, GeneVersion.producer_model)
             .where(GeneVersion.gene_id == gene_id)
-            .group_by(GeneVersion.id)
             .order_by(GeneVersion.version)
         )
         return (await self.session.execute(stmt)).all()
@@ -183,6 +219,8 @@ class OutcomeRepository:
         with_baseline = and_(Outcome.baseline_tokens.is_not(None), Outcome.tokens_used.is_not(None))
         stmt = select(
             func.count(Outcome.id).label("reports"),
+            func.count(func.distinct(Outcome.reporter)).label("reporters"),
+            func.count(Outcome.id).filter(Outcome.reason == "irrelevant").label("irrelevant"),
             func.count(func.distinct(Outcome.consumer_model)).label("consumer_models"),
             func.count(func.distinct(Outcome.task_id)).label("tasks"),
             func.count(Outcome.id).filter(with_baseline).label("reports_with_baseline"),

@@ -25,11 +25,14 @@ router = APIRouter(prefix="/v1", tags=["outcomes"], route_class=JSONRoute)
 async def report_outcome(
     gene_id: GeneIdPath, body: OutcomeIn, session: SessionDep, request: Request, consumer: ConsumerKey
 ) -> JSONResponse:
-    """Report what happened when a consumer used a version of this Gene; updates its quality and status."""
-    # Idempotency is per reporting key: the key's id is the reporter.
-    reported = await outcome_service.report(
-        session, gene_id, body, str(consumer.key_id), settings_of(request)
-    )
+    """Report what happened when a consumer used a version of this Gene; updates its quality and status.
+
+    Quality counts keys, not reports: each key weighs at most GENEBANK_QUALITY_MAX_WEIGHT_PER_KEY
+    reports on one Gene. The Gene's owner cannot report on it (403), and a key bound to a consumer
+    model reports for that model only (403 otherwise).
+    """
+    # Idempotency and the weight of evidence are per reporting key.
+    reported = await outcome_service.report(session, gene_id, body, consumer, settings_of(request))
     return JSONResponse(
         reported.outcome.model_dump(mode="json"), status_code=201 if reported.created else 200
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from app.gep.document import ASSET_ID_REGEX, NotBlank
 from app.schemas import Name, StrictModel
@@ -17,7 +17,11 @@ class OutcomeIn(StrictModel):
     asset_id: Annotated[str, StringConstraints(pattern=ASSET_ID_REGEX)] = Field(
         description="the version the consumer used (the asset_id match or search returned)"
     )
-    consumer_model: Name
+    consumer_model: Name | None = Field(
+        default=None,
+        description="the model that used the Gene; a key bound to a model may leave it out (and may name "
+        "no other); an unbound key must give it",
+    )
     task_id: Name
     attempt_id: Name | None = Field(default=None, description="distinguishes retries of one task")
     success: bool
@@ -32,11 +36,31 @@ class OutcomeIn(StrictModel):
     baseline_success: bool | None = Field(
         default=None, description="whether the consumer succeeded at this task without the Gene"
     )
+    reason: Literal["failed", "partial", "irrelevant"] | None = Field(
+        default=None,
+        description="for an unsuccessful use: failed (the Gene did not help; the default), partial (it "
+        "helped in part: credited its `score`, else 0.5) or irrelevant (the wrong Gene for the task: a "
+        "retrieval miss, not counted against the Gene's quality)",
+    )
+    note: Annotated[str, StringConstraints(max_length=500)] | None = Field(
+        default=None, description="a short note (redacted before storage)"
+    )
+
+    @model_validator(mode="after")
+    def _reason_is_for_failures(self) -> OutcomeIn:
+        if self.success and self.reason is not None:
+            raise ValueError("a reason describes an unsuccessful use; leave it out when success is true")
+        return self
 
 
 class QualityRead(BaseModel):
-    consumer_model: str | None = Field(description="null for all consumer models together")
-    reports: int
+    consumer_model: str | None = Field(
+        description="null for all consumer models together; per model, only reports by keys bound to it"
+    )
+    reports: int = Field(description="counted reports (irrelevant ones are not)")
+    reporters: int = Field(
+        description="distinct reporting keys, each capped (GENEBANK_QUALITY_MAX_WEIGHT_PER_KEY)"
+    )
     weighted_successes: float = Field(description="successes, each weighted 0.5^(age / half-life)")
     weighted_failures: float
     mean: float = Field(description="posterior mean of the success probability")
@@ -48,6 +72,8 @@ class QualityRead(BaseModel):
 class OutcomeRead(BaseModel):
     id: int
     gene_id: str
+    consumer_model: str
+    counted: bool = Field(description="false for an `irrelevant` report: a retrieval miss")
     status: str
     quality: QualityRead | None
 
@@ -62,6 +88,8 @@ class VersionQualityRead(BaseModel):
 
 class UsageRead(BaseModel):
     reports: int = Field(description="how often the Gene was reused")
+    reporters: int = Field(description="distinct reporting keys")
+    irrelevant: int = Field(description="reports that it was the wrong Gene for the task (retrieval misses)")
     consumer_models: int
     tasks: int
     reports_with_baseline: int

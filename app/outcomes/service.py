@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -12,8 +13,8 @@ from app.auth.principal import Principal, Role
 from app.config import Settings
 from app.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.genes.service import GeneRevoked
-from app.models import Gene, GeneQuality, GeneStatus
-from app.outcomes.quality import Evidence, Posterior, negative_transfer, posterior, reputation
+from app.models import Gene, GeneQuality, GeneStatus, Outcome
+from app.outcomes.quality import Evidence, Posterior, negative_transfer, posterior, reputation, tally
 from app.outcomes.repository import ALL_MODELS, OutcomeRepository
 from app.outcomes.schemas import (
     CostRead,
@@ -27,6 +28,7 @@ from app.outcomes.schemas import (
     UsageRead,
     VersionQualityRead,
 )
+from app.redaction import redact
 
 RULES = "lifecycle rules"
 # The statuses a Gene may be set to by hand, each with the statuses it may come from; revoked is final.
@@ -41,6 +43,16 @@ MANUAL_SOURCES: dict[str, set[str]] = {
 class AssetNotFound(NotFound):
     code = "asset-not-found"
     title = "Asset not found"
+
+
+class SelfReport(Forbidden):
+    code = "self-report"
+    title = "A Gene's owner cannot report on it"
+
+
+class ModelMismatch(Forbidden):
+    code = "model-mismatch"
+    title = "The key is bound to another consumer model"
 
 
 class ReportConflict(Conflict):
@@ -61,6 +73,7 @@ def _quality_read(
     return QualityRead(
         consumer_model=consumer_model,
         reports=row.reports,
+        reporters=row.reporters,
         weighted_successes=row.successes,
         weighted_failures=row.failures,
         mean=post.mean,
@@ -81,8 +94,9 @@ class OutcomeService:
         return reputation(evidence).mean
 
     async def report(
-        self, session: AsyncSession, gene_id: str, body: OutcomeIn, reporter: str, settings: Settings
+        self, session: AsyncSession, gene_id: str, body: OutcomeIn, reporter: Principal, settings: Settings
     ) -> Reported:
+        """Record a report and recompute the Gene's quality from every counted report, by key."""
         repo = OutcomeRepository(session)
         # The Gene's row lock serializes the updates of its quality rows and of its status.
         gene = await repo.lock_gene(gene_id)
@@ -90,6 +104,9 @@ class OutcomeService:
             raise NotFound(f"no gene with id {gene_id!r}")
         if gene.status == GeneStatus.revoked:
             raise GeneRevoked(f"gene {gene_id} was revoked: reports against it are not taken")
+        if reporter.key_id == gene.owner_key_id:
+            raise SelfReport(f"{gene_id} is yours: its owner's reports never count for it")
+        consumer_model = self._consumer_model(body, reporter)
         version = await repo.version_by_asset(body.asset_id)
         if version is None:
             raise AssetNotFound(f"no asset {body.asset_id} in this registry")
@@ -97,14 +114,15 @@ class OutcomeService:
             raise ValidationFailed(
                 f"asset {body.asset_id} is a version of {version.gene_id}, not of {gene_id}"
             )
-
+        note = await asyncio.to_thread(redact, body.note) if body.note else None
         values = {
             "gene_id": gene_id,
             "version_id": version.id,
             "asset_id": body.asset_id,
             "producer_model": version.producer_model,
-            "reporter": reporter,
-            "consumer_model": body.consumer_model,
+            "reporter": str(reporter.key_id),
+            "consumer_model": consumer_model,
+            "model_bound": reporter.consumer_model is not None,
             "task_id": body.task_id,
             "attempt_id": body.attempt_id,
             "success": body.success,
@@ -112,87 +130,116 @@ class OutcomeService:
             "tokens_used": body.tokens_used,
             "baseline_tokens": body.baseline_tokens,
             "baseline_success": body.baseline_success,
+            "reason": body.reason,
+            "note": note[0] if note else None,
         }
         outcome_id = await repo.insert_outcome(values)
         if outcome_id is None:
-            existing = await repo.existing_outcome(reporter, body.task_id, body.asset_id, body.attempt_id)
+            existing = await repo.existing_outcome(
+                str(reporter.key_id), body.task_id, body.asset_id, body.attempt_id
+            )
             if any(getattr(existing, key) != value for key, value in values.items()):
                 raise ReportConflict(
                     f"task {body.task_id} with {body.asset_id} (attempt {body.attempt_id or '-'}) was "
                     "already reported with different figures; use another attempt_id for another attempt",
                     extra={"outcome_id": existing.id},
                 )
-            return Reported(await self._read(repo, existing.id, gene, settings), created=False)
+            return Reported(await self._read(repo, existing, gene, settings), created=False)
 
         now = await repo.now()
-        half_life = settings.quality_half_life_days
-        producer = await repo.reputation_for_update(version.producer_model, now)
-        producer_evidence = Evidence(producer.successes, producer.failures, producer.as_of).add(
-            body.success, now, half_life
+        row = await repo.quality_for_update(gene_id, ALL_MODELS)
+        # A copy: recompute() updates that very row.
+        previous = self._evidence(row) if row is not None else None
+        overall = await self.recompute(repo, gene, ALL_MODELS, now, settings)
+        await self._credit_producer(repo, gene.producer_model, previous, overall, now, settings)
+        if values["model_bound"]:
+            await self.recompute(repo, gene, consumer_model, now, settings)
+        await self.apply_rules(repo, gene, overall, now, settings)
+        outcome = await repo.existing_outcome(
+            str(reporter.key_id), body.task_id, body.asset_id, body.attempt_id
         )
-        producer.successes, producer.failures = producer_evidence.successes, producer_evidence.failures
-        producer.as_of, producer.reports = now, producer.reports + 1
-        prior = reputation(producer_evidence).mean
+        return Reported(await self._read(repo, outcome, gene, settings), created=True)
 
-        overall = await self._update_quality(repo, gene_id, ALL_MODELS, body, now, prior, settings)
-        overall_mean = posterior(self._evidence(overall), prior, settings.quality_prior_strength).mean
-        per_model = await self._update_quality(
-            repo, gene_id, body.consumer_model, body, now, overall_mean, settings
-        )
-        per_model.demoted = negative_transfer(
-            per_model.paired_reports,
-            per_model.paired_successes,
-            per_model.paired_baseline_successes,
-            min_reports=settings.negative_transfer_min_reports,
-            margin=settings.negative_transfer_margin,
-        )
-        await repo.save_quality(per_model)
-        await self.apply_rules(repo, gene, overall, prior, settings)
-        return Reported(await self._read(repo, int(outcome_id), gene, settings), created=True)
+    @staticmethod
+    def _consumer_model(body: OutcomeIn, reporter: Principal) -> str:
+        bound = reporter.consumer_model
+        if bound is not None:
+            if body.consumer_model is not None and body.consumer_model != bound:
+                raise ModelMismatch(
+                    f"this key is bound to {bound!r}: it reports for that model only, "
+                    f"not {body.consumer_model!r}"
+                )
+            return bound
+        if body.consumer_model is None:
+            raise ValidationFailed("consumer_model: required, since this key is not bound to a model")
+        return body.consumer_model
 
     @staticmethod
     def _evidence(row: GeneQuality) -> Evidence:
         return Evidence(row.successes, row.failures, row.as_of)
 
-    async def _update_quality(
-        self,
-        repo: OutcomeRepository,
-        gene_id: str,
-        consumer_model: str,
-        body: OutcomeIn,
-        now: datetime,
-        prior_mean: float,
-        settings: Settings,
+    async def recompute(
+        self, repo: OutcomeRepository, gene: Gene, consumer_model: str, now: datetime, settings: Settings
     ) -> GeneQuality:
-        row = await repo.quality_for_update(gene_id, consumer_model)
+        """The Gene's quality row (overall, or for one consumer model) from its counted reports."""
+        half_life = settings.quality_half_life_days
+        keys = await repo.key_tallies(
+            gene.id, half_life, consumer_model=None if consumer_model == ALL_MODELS else consumer_model
+        )
+        counted = tally(keys, settings.quality_max_weight_per_key)
+        row = await repo.quality_for_update(gene.id, consumer_model)
         if row is None:
-            row = GeneQuality(
-                gene_id=gene_id,
-                consumer_model=consumer_model,
-                successes=0.0,
-                failures=0.0,
-                reports=0,
-                as_of=now,
-            )
-            row.paired_reports = row.paired_successes = row.paired_baseline_successes = 0
+            row = GeneQuality(gene_id=gene.id, consumer_model=consumer_model)
+        row.successes, row.failures, row.as_of = counted.successes, counted.failures, now
+        row.reports, row.reporters = counted.reports, counted.reporters
+        row.paired_reports = counted.paired
+        row.paired_successes = counted.paired_successes
+        row.paired_baseline_successes = counted.paired_baseline_successes
+        if consumer_model == ALL_MODELS:
+            prior = await self.prior_mean(repo, gene.producer_model, now, settings)
             row.demoted = False
-        evidence = self._evidence(row).add(body.success, now, settings.quality_half_life_days)
-        row.successes, row.failures, row.as_of = evidence.successes, evidence.failures, now
-        row.reports += 1
-        if body.baseline_success is not None:
-            row.paired_reports += 1
-            row.paired_successes += int(body.success)
-            row.paired_baseline_successes += int(body.baseline_success)
-        post = posterior(evidence, prior_mean, settings.quality_prior_strength)
+        else:
+            overall = await repo.quality_for_update(gene.id, ALL_MODELS)
+            prior = await self.prior_mean(repo, gene.producer_model, now, settings)
+            if overall is not None:
+                prior = posterior(self._evidence(overall), prior, settings.quality_prior_strength).mean
+            row.demoted = negative_transfer(
+                counted.paired,
+                counted.paired_successes,
+                counted.paired_baseline_successes,
+                min_reports=settings.negative_transfer_min_reports,
+                margin=settings.negative_transfer_margin,
+            )
+        post = posterior(self._evidence(row), prior, settings.quality_prior_strength)
         row.lower_bound = post.quantile(settings.quality_lower_quantile)
         row.updated_at = now
         await repo.save_quality(row)
         return row
 
+    async def _credit_producer(
+        self,
+        repo: OutcomeRepository,
+        producer_model: str,
+        before: Evidence | None,
+        after: GeneQuality,
+        now: datetime,
+        settings: Settings,
+    ) -> None:
+        """A producer's reputation is the sum of its Genes' counted evidence: add this Gene's change."""
+        half_life = settings.quality_half_life_days
+        old = before.at(now, half_life) if before is not None else Evidence(0.0, 0.0, now)
+        producer = await repo.reputation_for_update(producer_model, now)
+        current = Evidence(producer.successes, producer.failures, producer.as_of).at(now, half_life)
+        producer.successes = max(0.0, current.successes + after.successes - old.successes)
+        producer.failures = max(0.0, current.failures + after.failures - old.failures)
+        producer.as_of, producer.reports = now, producer.reports + 1
+
     async def apply_rules(
-        self, repo: OutcomeRepository, gene: Gene, overall: GeneQuality, prior: float, settings: Settings
+        self, repo: OutcomeRepository, gene: Gene, overall: GeneQuality, now: datetime, settings: Settings
     ) -> LifecycleChange | None:
-        """Promote or deprecate by the rules; a revoked Gene never changes by rule."""
+        """Promote or deprecate by the rules (counting keys, not reports or model names); a revoked
+        Gene never changes by rule."""
+        prior = await self.prior_mean(repo, gene.producer_model, now, settings)
         post = posterior(self._evidence(overall), prior, settings.quality_prior_strength)
         lower = post.quantile(settings.quality_lower_quantile)
         upper = post.quantile(1 - settings.quality_lower_quantile)
@@ -201,21 +248,26 @@ class OutcomeService:
         if (
             gene.status in (GeneStatus.candidate, GeneStatus.promoted)
             and overall.reports >= settings.deprecate_min_reports
+            and overall.reporters >= settings.deprecate_min_reporters
             and upper < settings.deprecate_max_upper_bound
         ):
             target = GeneStatus.deprecated
             limit = settings.deprecate_max_upper_bound
-            reason = f"{overall.reports} reports, success upper bound {upper:.2f} < {limit}"
+            reason = (
+                f"{overall.reports} reports from {overall.reporters} keys, "
+                f"success upper bound {upper:.2f} < {limit}"
+            )
         elif gene.status == GeneStatus.candidate and lower >= settings.promote_min_lower_bound:
-            models = await repo.successful_models(gene.id)
+            keys = await repo.key_tallies(gene.id, settings.quality_half_life_days)
+            successful = tally(keys, settings.quality_max_weight_per_key).successful_reporters
             if (
                 overall.successes >= settings.promote_min_successes
-                and models >= settings.promote_min_consumer_models
+                and successful >= settings.promote_min_reporters
             ):
                 target = GeneStatus.promoted
                 reason = (
                     f"success lower bound {lower:.2f} >= {settings.promote_min_lower_bound} from "
-                    f"{overall.successes:.1f} weighted successes across {models} consumer models"
+                    f"{overall.successes:.1f} weighted successes reported by {successful} keys"
                 )
         if target is None:
             return None
@@ -259,7 +311,7 @@ class OutcomeService:
         return await self.transition(repo, gene, target, reason, caller.name)
 
     async def _read(
-        self, repo: OutcomeRepository, outcome_id: int, gene: Gene, settings: Settings
+        self, repo: OutcomeRepository, outcome: Outcome, gene: Gene, settings: Settings
     ) -> OutcomeRead:
         rows = {row.consumer_model: row for row in await repo.qualities(gene.id)}
         overall = rows.get(ALL_MODELS)
@@ -268,7 +320,14 @@ class OutcomeService:
             prior = await self.prior_mean(repo, gene.producer_model, overall.as_of, settings)
             post = posterior(self._evidence(overall), prior, settings.quality_prior_strength)
             quality = _quality_read(None, overall, post, settings)
-        return OutcomeRead(id=outcome_id, gene_id=gene.id, status=gene.status, quality=quality)
+        return OutcomeRead(
+            id=outcome.id,
+            gene_id=gene.id,
+            consumer_model=outcome.consumer_model,
+            counted=outcome.reason != "irrelevant",
+            status=gene.status,
+            quality=quality,
+        )
 
     async def stats(self, session: AsyncSession, gene_id: str, settings: Settings) -> StatsRead:
         repo = OutcomeRepository(session)
@@ -290,7 +349,7 @@ class OutcomeService:
         if overall_row is not None:
             overall = self._evidence(overall_row).at(now, half_life)
         overall_post = posterior(overall, prior, strength)
-        empty = GeneQuality(reports=0, successes=0.0, failures=0.0, demoted=False)
+        empty = GeneQuality(reports=0, reporters=0, successes=0.0, failures=0.0, demoted=False)
         overall_read = _quality_read(None, overall_row or empty, overall_post, settings)
         overall_read.weighted_successes, overall_read.weighted_failures = overall.successes, overall.failures
         by_model = []
@@ -300,16 +359,16 @@ class OutcomeService:
             read.weighted_successes, read.weighted_failures = evidence.successes, evidence.failures
             by_model.append(read)
         by_version = []
-        for row in await repo.per_version(gene_id, half_life):
+        tallies = await repo.version_tallies(gene_id, half_life)
+        for row in await repo.versions(gene_id):
+            counted = tally(tallies.get(row.id, []), settings.quality_max_weight_per_key)
             version_prior = await self.prior_mean(repo, row.producer_model, now, settings)
-            post = posterior(
-                Evidence(float(row.successes), float(row.failures), now), version_prior, strength
-            )
+            post = posterior(Evidence(counted.successes, counted.failures, now), version_prior, strength)
             by_version.append(
                 VersionQualityRead(
                     version=row.version,
                     asset_id=row.asset_id,
-                    reports=row.reports,
+                    reports=counted.reports,
                     mean=post.mean,
                     lower_bound=post.quantile(level),
                 )
@@ -338,6 +397,8 @@ class OutcomeService:
         return (
             UsageRead(
                 reports=usage.reports,
+                reporters=usage.reporters,
+                irrelevant=usage.irrelevant,
                 consumer_models=usage.consumer_models,
                 tasks=usage.tasks,
                 reports_with_baseline=usage.reports_with_baseline,
