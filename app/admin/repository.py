@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
 from app.models import (
+    ApiKey,
     EvolutionEvent,
     Gene,
     GeneQuality,
@@ -301,6 +302,10 @@ class AdminRepository:
     async def gene(self, gene_id: str) -> Gene | None:
         stmt = select(Gene).where(Gene.id == gene_id).execution_options(populate_existing=True)
         return await self.session.scalar(stmt)
+
+    async def key_name(self, key_id: uuid.UUID) -> str:
+        name = await self.session.scalar(select(ApiKey.name).where(ApiKey.id == key_id))
+        return name or str(key_id)
 
     async def versions(self, gene_id: str) -> Sequence[GeneVersion]:
         stmt = (

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BeforeValidator, Field, StringConstraints
 
@@ -19,7 +19,7 @@ from app.auth.principal import ANONYMOUS
 from app.db import SessionDep
 from app.errors import AppError
 from app.schemas import decode_cursor, encode_cursor
-from app.state import settings_of
+from app.state import runtime, settings_of
 
 
 def _blank_is_none(value: Any) -> Any:
@@ -194,6 +194,31 @@ async def gene_status(
     )
     flash(request, result.message, "success" if result.ok else "error")
     return RedirectResponse(url(request, "gene_page", gene_id=gene_id) + "#actions", status_code=303)
+
+
+@pages.post("/genes/{gene_id}/guards/{guard_id}", name="guard_review", dependencies=[CsrfChecked])
+async def guard_review(
+    request: Request,
+    session: SessionDep,
+    admin: AdminDep,
+    gene_id: str,
+    guard_id: Annotated[int, Path(ge=1, le=2**63 - 1)],
+    decision: Annotated[str, Form(max_length=20)] = "",
+    note: Annotated[str, Form(max_length=5000)] = "",
+) -> Response:
+    result = await admin_service.review_guard(
+        session,
+        gene_id,
+        guard_id,
+        decision,
+        note,
+        admin,
+        runtime(request).embeddings,
+        client=_client(request),
+        path=request.url.path,
+    )
+    flash(request, result.message, "success" if result.ok else "error")
+    return RedirectResponse(url(request, "gene_page", gene_id=gene_id) + "#guards", status_code=303)
 
 
 @pages.get("/producers", name="producers", response_class=HTMLResponse)

@@ -31,8 +31,12 @@ from app.admin.svg import (
 from app.auth.principal import Principal
 from app.auth.service import key_service
 from app.config import Settings
+from app.embeddings import EmbeddingService
 from app.errors import AppError, NotFound
+from app.evolution.history import guard_reads
 from app.evolution.repository import EvolutionRepository
+from app.evolution.schemas import GuardRead
+from app.evolution.service import evolution_service
 from app.genes.repository import GeneRepository
 from app.models import (
     ApiKey,
@@ -41,7 +45,6 @@ from app.models import (
     Gene,
     GeneStatus,
     GeneVersion,
-    Guard,
     Trajectory,
     TrajectoryState,
 )
@@ -59,6 +62,7 @@ ACTIONS = {
 }
 REASON_MIN, REASON_MAX = 3, 1000
 SET_STATUS_ACTION = "admin.set_status"
+REVIEW_GUARD_ACTION = "admin.review_guard"
 # A Gene page draws at most this many versions; longer lineages link to the versions beyond.
 MAX_VERSIONS = 200
 
@@ -125,8 +129,10 @@ class GeneList:
 @dataclass
 class VersionEntry:
     version: GeneVersion
-    trajectories: list[AnyRow]
+    trajectories: list[AnyRow]  # the run(s) its strategy came from
     event: EvolutionEvent | None
+    guard_runs: list[AnyRow] = field(default_factory=list)  # runs whose guards changed it
+    published_by: str = ""
 
     @property
     def change(self) -> str:
@@ -164,7 +170,9 @@ class GenePage:
     inherited: OtherVersion | None
     forks: list[OtherVersion]
     graph: Graph
-    guards: Sequence[Row[Guard, int]]
+    guards: list[GuardRead]
+    owner: str
+    quorum: int
     stats: GeneStats
     days: list[DayCount]
     time_chart: Chart
@@ -310,11 +318,17 @@ class AdminService:
         lineage = await EvolutionRepository(session).lineage(gene_id, after=None, limit=MAX_VERSIONS + 1)
         more_versions = len(lineage) > MAX_VERSIONS
         lineage = lineage[:MAX_VERSIONS]
-        linked = {tid for _, ids, _ in lineage for tid in ids or []}
+        linked = {tid for _, ids, guard_ids, _, _ in lineage for tid in [*(ids or []), *(guard_ids or [])]}
         runs = {row.id: row for row in await repo.trajectory_summaries(sorted(linked))}
         entries = [
-            VersionEntry(version, [runs[tid] for tid in ids or [] if tid in runs], event)
-            for version, ids, event in lineage
+            VersionEntry(
+                version,
+                [runs[tid] for tid in ids or [] if tid in runs],
+                event,
+                guard_runs=[runs[tid] for tid in guard_ids or [] if tid in runs],
+                published_by=publisher,
+            )
+            for version, ids, guard_ids, publisher, event in lineage
         ]
         current = next((e.version for e in entries if e.version.version == gene.current_version), None)
         if current is None:  # a lineage longer than MAX_VERSIONS: its head is past the window
@@ -348,7 +362,7 @@ class AdminService:
                     TrajectoryMark(
                         str(t.id), t.task_id, t.verifier_passed, href("trajectory_page", trajectory_id=t.id)
                     )
-                    for t in e.trajectories
+                    for t in [*e.trajectories, *e.guard_runs]
                 ],
             )
             for e in entries
@@ -383,7 +397,9 @@ class AdminService:
             inherited=inherited,
             forks=forks,
             graph=lineage_graph(marks, inherited, forks),
-            guards=await EvolutionRepository(session).guard_listing(gene_id),
+            guards=await guard_reads(session, gene),
+            owner=await repo.key_name(gene.owner_key_id),
+            quorum=settings.guard_quorum,
             stats=stats,
             days=days,
             time_chart=success_over_time(days),
@@ -465,6 +481,58 @@ class AdminService:
             session,
             admin.principal,
             SET_STATUS_ACTION,
+            gene_id,
+            client=client,
+            path=path,
+            status=status,
+            detail=detail,
+        )
+        return result
+
+    async def review_guard(
+        self,
+        session: AsyncSession,
+        gene_id: str,
+        guard_id: int,
+        decision: str,
+        note: str,
+        admin: AdminUser,
+        embeddings: EmbeddingService,
+        *,
+        client: str | None,
+        path: str,
+    ) -> ActionResult:
+        """Approve or reject a guard, recorded in the audit log whether it succeeds or is refused."""
+        note = note.strip()
+        detail: dict[str, Any] = {"guard_id": guard_id, "decision": decision, "note": note[:REASON_MAX]}
+        if decision not in ("approve", "reject"):
+            result, status = ActionResult(False, f"{decision!r} is not a review decision"), 422
+        elif len(note) > REASON_MAX:
+            result, status = ActionResult(False, f"keep the note under {REASON_MAX} characters"), 422
+        else:
+            try:
+                reviewed = await evolution_service.review_guard(
+                    session,
+                    gene_id,
+                    guard_id,
+                    "approve" if decision == "approve" else "reject",
+                    note or None,
+                    admin.principal,
+                    embeddings,
+                )
+            except AppError as error:
+                result, status = ActionResult(False, error.detail), error.status
+            else:
+                served = "now served" if reviewed.kept else "not served"
+                change = f"; new version {reviewed.version}" if reviewed.new_version else ""
+                result = ActionResult(True, f"guard {guard_id} is {reviewed.state} ({served}){change}")
+                status = 200
+        if not result.ok:
+            detail["problem"] = result.message
+        await self.audit(
+            session,
+            admin.principal,
+            REVIEW_GUARD_ACTION,
             gene_id,
             client=client,
             path=path,

@@ -15,6 +15,7 @@ import shutil
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from sqlalchemy import make_url
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import migrate
-from app.auth.principal import Role
+from app.auth.principal import Principal, Role
 from app.auth.service import key_service
 from app.cli import load_demo
 from app.config import Settings
@@ -132,7 +133,11 @@ async def _evolve(sessions: async_sessionmaker[AsyncSession], url: str, embeddin
             guards=["Never await a queue.get() without a timeout in tests; wrap it in asyncio.wait_for"],
         ),
         trajectory_in(
-            task={**task, "id": "cg-hang-0102", "description": f"Fix a hang in {HOSTILE} rendering tests"},
+            task={
+                **task,
+                "id": "cg-hang-0102",
+                "description": f"Make the hanging pytest-asyncio suite of the {HOSTILE} renderer finish",
+            },
             producer={"model": "gpt-5"},
             gene_id=FEATURED,
             steps=[
@@ -201,8 +206,10 @@ async def _outcomes(sessions: async_sessionmaker[AsyncSession], settings: Settin
                     "baseline_tokens": 5200,
                 }
             )
+            # A bound key per consumer model and per report: figures from distinct consumers.
+            reporter = Principal(uuid.uuid4(), f"eval {model}", Role.consumer, consumer_model=model)
             async with sessions.begin() as session:
-                await outcome_service.report(session, gene_id, body, "eval-consumer", settings)
+                await outcome_service.report(session, gene_id, body, reporter, settings)
 
 
 @pytest.fixture

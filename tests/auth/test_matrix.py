@@ -9,21 +9,27 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.embeddings import EmbeddingService
+from app.evolution.service import EvolutionService
 from tests.evolution.builders import trajectory_payload
 from tests.factories import gene_doc, publish_payload
 
 ROLES = ("anonymous", "consumer", "producer", "admin", "revoked")
+FOREIGN_GUARD = "When the live API is unreachable in tests, do not retry it; mock the HTTP layer instead"
 READ = {"anonymous": 401, "consumer": 200, "producer": 200, "admin": 200, "revoked": 401}
 PUBLIC = dict.fromkeys(ROLES, 200)
 
 
 @dataclass
 class World:
-    gene_id: str
+    gene_id: str  # owned by the admin's key
     asset_id: str
-    trajectory_id: str
-    key_id: str
+    trajectory_id: str  # sent by the producer's key, merged into the Gene as a proposed guard
+    key_id: str  # a consumer key the admin may revoke
+    guard_id: int
+    heir_id: str  # a producer key the Gene may be transferred to
 
 
 @dataclass
@@ -39,6 +45,7 @@ class Call:
             asset_id=world.asset_id,
             trajectory_id=world.trajectory_id,
             key_id=world.key_id,
+            guard_id=world.guard_id,
             version=1,
         )
 
@@ -93,8 +100,21 @@ CALLS = [
     Call(
         "POST",
         "/v1/genes/{gene_id}/outcomes",
-        {"anonymous": 401, "consumer": 201, "producer": 201, "admin": 201, "revoked": 401},
+        # The admin's key owns the Gene: its reports would be self-reports.
+        {"anonymous": 401, "consumer": 201, "producer": 201, "admin": 403, "revoked": 401},
         outcome_body,
+    ),
+    Call(
+        "POST",
+        "/v1/genes/{gene_id}/guards/{guard_id}/approve",
+        # Only the Gene's owner (here the admin) or an admin reviews its guards.
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
+        lambda role, world: {"note": f"matrix {role}"},
+    ),
+    Call(
+        "POST",
+        "/v1/genes/{gene_id}/guards/{guard_id}/reject",
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
     ),
     Call(
         "POST",
@@ -123,16 +143,40 @@ CALLS = [
         "/v1/admin/keys/{key_id}",
         {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
     ),
+    # Last: it hands the Gene to another key.
+    Call(
+        "POST",
+        "/v1/genes/{gene_id}/owner",
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
+        lambda role, world: {"key_id": world.heir_id},
+    ),
 ]
 
 
 @pytest.fixture
-async def world(client_as: Callable[[str | None], httpx.AsyncClient]) -> World:
+async def world(
+    client_as: Callable[[str | None], httpx.AsyncClient], session: AsyncSession, embeddings: EmbeddingService
+) -> World:
     admin = client_as("admin")
     published = (await admin.post("/v1/genes", json=publish_payload())).json()
-    trajectory = await client_as("producer").post("/v1/trajectories", json=trajectory_payload())
+    trajectory = await client_as("producer").post(
+        "/v1/trajectories", json=trajectory_payload(gene_id=published["gene_id"], guards=[FOREIGN_GUARD])
+    )
+    result = await EvolutionService(actor="test").process_next(session, embeddings)
+    assert result is not None and result.state == "merged", result
+    guards = (await admin.get(f"/v1/genes/{published['gene_id']}/guards")).json()["items"]
+    [guard] = [g for g in guards if g["text"] == FOREIGN_GUARD]
+    assert guard["state"] == "proposed" and not guard["kept"]
     victim = (await admin.post("/v1/admin/keys", json={"name": "to revoke", "role": "consumer"})).json()
-    return World(published["gene_id"], published["asset_id"], trajectory.json()["id"], victim["id"])
+    heir = (await admin.post("/v1/admin/keys", json={"name": "heir", "role": "producer"})).json()
+    return World(
+        published["gene_id"],
+        published["asset_id"],
+        trajectory.json()["id"],
+        victim["id"],
+        guard["id"],
+        heir["id"],
+    )
 
 
 def test_the_matrix_covers_every_operation(app: FastAPI) -> None:
