@@ -22,6 +22,7 @@ from app.errors import install_error_handlers
 from app.evolution.router import router as evolution_router
 from app.evolution.worker import start_in_process_worker
 from app.genes.router import router as genes_router
+from app.gep.router import router as gep_router
 from app.health.router import router as health_router
 from app.jsonbody import BodyLimitMiddleware
 from app.outcomes.router import router as outcomes_router
@@ -106,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     openapi.install(app)
     app.include_router(health_router)
+    app.include_router(gep_router)
     app.include_router(genes_router)
     app.include_router(search_router)
     app.include_router(outcomes_router)
