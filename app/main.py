@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 
 from app import embedded_pg, migrate, openapi
 from app.admin import MOUNT_PATH, create_admin_app
@@ -32,6 +33,8 @@ from app.state import Runtime
 from app.trajectories.router import router as trajectories_router
 
 log = logging.getLogger(__name__)
+
+DOCS_ASSETS = "/docs/assets"
 
 
 def resolve_database(settings: Settings) -> tuple[str, embedded_pg.EmbeddedPostgres | None]:
@@ -92,11 +95,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    app = FastAPI(
+    # /docs and /redoc load Swagger UI and ReDoc from the installed fastapi-offline package, never a
+    # CDN; the assets live under /docs/, which the access middleware leaves open like the pages.
+    app = FastAPIOffline(
         title="Genebank",
         version="0.1.0",
         summary="A shared registry of verified agent experience (GEP-compatible Genes)",
         lifespan=lifespan,
+        static_url=DOCS_ASSETS,
     )
     # Added last, runs first: an oversized body is refused before anyone is authenticated.
     app.add_middleware(AccessMiddleware)
