@@ -17,6 +17,7 @@ import uvicorn
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import migrate as migrations
+from app.admin.secret import SecretUnavailable, session_secret
 from app.auth.bootstrap import CLI
 from app.auth.principal import Role
 from app.auth.service import key_service
@@ -54,6 +55,12 @@ def serve(
         overrides["port"] = port
     settings = Settings(**overrides)
     _configure_logging(settings.log_level)
+    try:
+        # The lifespan checks this too; here it is one line instead of a traceback.
+        session_secret(settings)
+    except SecretUnavailable as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
     app = create_app(settings)
     config = uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level=settings.log_level, proxy_headers=True

@@ -73,6 +73,10 @@ class Settings(BaseSettings):
     # Per process by default; a shared store (e.g. async+redis://host:6379) shares limits across processes.
     rate_limit_storage: str = "async+memory://"
 
+    # The first admin key of an empty registry (app/auth/bootstrap.py): read from this file, or generated
+    # and written there (mode 0600), never printed. Unset: printed once on the embedded database only.
+    bootstrap_admin_key_file: Path | None = None
+
     # Evolution worker (app/evolution/worker.py). auto: run it inside `genebank serve` only on the
     # embedded database (a single-machine setup); with a server, run `genebank worker` processes.
     run_worker: Literal["auto", "true", "false"] = "auto"

@@ -12,7 +12,8 @@ from fastapi_offline import FastAPIOffline
 
 from app import embedded_pg, migrate, openapi
 from app.admin import MOUNT_PATH, create_admin_app
-from app.auth.bootstrap import announce, first_admin_key
+from app.admin.secret import session_secret
+from app.auth.bootstrap import bootstrap_admin
 from app.auth.middleware import AccessMiddleware
 from app.auth.router import router as admin_router
 from app.auth.service import KeyCache
@@ -48,6 +49,9 @@ def resolve_database(settings: Settings) -> tuple[str, embedded_pg.EmbeddedPostg
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
+    # First, before any database starts: a session secret that cannot be stored is a clear start-up
+    # error (SecretUnavailable names the directory and the fix), not a 500 on every admin page.
+    await asyncio.to_thread(session_secret, settings)
     database_url, embedded = await asyncio.to_thread(resolve_database, settings)
     if settings.migrate_on_start:
         await asyncio.to_thread(migrate.upgrade, database_url)
@@ -66,8 +70,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         embedded=embedded,
         expected_migration=migrate.head_revision(),
     )
-    if embedded is not None and (token := await first_admin_key(app.state.runtime.sessionmaker)):
-        announce(token)
+    await bootstrap_admin(app.state.runtime.sessionmaker, settings, embedded=embedded is not None)
     where = f"embedded PostgreSQL in {embedded.pgdata}" if embedded else "the configured PostgreSQL server"
     log.info(
         "Genebank ready on http://%s:%s (API docs at /docs), database: %s",
