@@ -50,5 +50,11 @@ async def test_demo_loads_once(scratch_url: str, embeddings: EmbeddingService) -
             "SELECT (SELECT count(*) FROM genes), (SELECT count(*) FROM gene_versions),"
             " (SELECT count(*) FROM trajectories)"
         ).fetchone() or (0, 0, 0)
+        audited = conn.execute(
+            "SELECT status, actor, count(*) FROM audit_log WHERE action = 'publish_gene'"
+            " GROUP BY status, actor ORDER BY status"
+        ).fetchall()
     assert (genes, versions) == (len(first) - 1, len(first))
     assert trajectories >= 9
+    # Every publish is audited like the API's, the unchanged second load included.
+    assert audited == [(200, "cli", len(second)), (201, "cli", len(first))]
