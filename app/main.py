@@ -23,6 +23,7 @@ from app.embeddings import EmbeddingService, load_embedder
 from app.errors import install_error_handlers
 from app.evolution.router import router as evolution_router
 from app.evolution.worker import start_in_process_worker
+from app.favicon import FaviconMiddleware
 from app.genes.router import router as genes_router
 from app.gep.router import router as gep_router
 from app.health.router import router as health_router
@@ -110,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added last, runs first: an oversized body is refused before anyone is authenticated.
     app.add_middleware(AccessMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(FaviconMiddleware)  # first of all: browsers ask for it without a key
     app.state.settings = settings
     # Verified keys, shared by the access middleware and key revocation in this process.
     app.state.key_cache = KeyCache(settings.key_cache_seconds)

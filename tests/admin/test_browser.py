@@ -371,6 +371,14 @@ async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
             await page.goto("/admin/tables/outcome/list")
             assert "gemma-3-12b" in await page.locator("body").inner_text()
             await page.screenshot(path=screenshots / "tables.png")
+            # Its landing page lists the tables and leads back to our pages.
+            await page.get_by_role("link", name="Genebank tables").click()
+            await page.wait_for_url("**/admin/tables/")
+            assert await page.locator("ul.tables li a").count() == 8
+            await page.screenshot(path=screenshots / "tables-landing.png")
+            await page.get_by_role("link", name="Back to the Genebank admin").click()
+            await page.wait_for_url("**/admin/")
+            assert await page.locator("h1").inner_text() == "Dashboard"
 
             # Without JavaScript: the same session still reads the document and uses the forms.
             state = await context.storage_state()
