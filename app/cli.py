@@ -17,6 +17,7 @@ import uvicorn
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import migrate as migrations
+from app.admin.secret import SecretUnavailable, session_secret
 from app.auth.principal import SYSTEM, Role
 from app.auth.service import key_service
 from app.config import Settings
@@ -31,7 +32,12 @@ from app.main import create_app, resolve_database
 from app.search.reembed import reembed as reembed_versions
 
 T = TypeVar("T")
-cli = typer.Typer(help="Genebank: a shared registry of verified agent experience.", no_args_is_help=True)
+# Plain help output: Typer's rich panels print flags as `--drain <bool>`, as if they took a value.
+cli = typer.Typer(
+    help="Genebank: a shared registry of verified agent experience.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 log = logging.getLogger("genebank")
 
 
@@ -54,6 +60,12 @@ def serve(
         overrides["port"] = port
     settings = Settings(**overrides)
     _configure_logging(settings.log_level)
+    try:
+        # The lifespan checks this too; here it is one line instead of a traceback.
+        session_secret(settings)
+    except SecretUnavailable as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
     app = create_app(settings)
     config = uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level=settings.log_level, proxy_headers=True
@@ -82,29 +94,50 @@ def _demo_payloads() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return genes, evolved
 
 
+DEMO_ACTION = "publish_gene"  # the action name the API's own audit entries use for POST /v1/genes
+
+
 async def load_demo(
     database_url: str, settings: Settings, embeddings: EmbeddingService
 ) -> list[tuple[str, int, bool]]:
-    """Publish the sample Genes (and one evolved version); republishing them changes nothing."""
+    """Publish the sample Genes (and one evolved version), audited; publishing them again changes nothing.
+
+    Every publish is audited like the API's (action publish_gene, status 201 or 200 when unchanged),
+    with the command line as the actor, in the same transaction as the version it records.
+    """
     engine = create_engine(database_url, settings)
     sessionmaker = create_sessionmaker(engine)
     genes, evolved = _demo_payloads()
+    gene_doc = dict(evolved["gene"])
     results = []
     try:
         parents: dict[str, str] = {}
-        for payload in genes:
+        for payload in [*genes, {**evolved, "gene": gene_doc}]:
+            if payload["gene"] is gene_doc:
+                gene_doc["parent"] = parents.get(gene_doc["id"])
             async with sessionmaker.begin() as session:
                 published = await gene_service.publish(
                     session, PublishRequest.model_validate(payload), embeddings
                 )
-            parents[published.version.gene_id] = published.version.asset_id
-            results.append((published.version.gene_id, published.version.version, published.created))
-        gene_doc = dict(evolved["gene"])
-        gene_doc["parent"] = parents.get(gene_doc["id"])
-        async with sessionmaker.begin() as session:
-            request = PublishRequest.model_validate({**evolved, "gene": gene_doc})
-            published = await gene_service.publish(session, request, embeddings)
-        results.append((published.version.gene_id, published.version.version, published.created))
+                version = published.version
+                await key_service.audit(
+                    session,
+                    SYSTEM,
+                    DEMO_ACTION,
+                    version.gene_id,
+                    method="POST",
+                    path="/v1/genes",
+                    status=201 if published.created else 200,
+                    detail={
+                        "gene_id": version.gene_id,
+                        "version": version.version,
+                        "asset_id": version.asset_id,
+                        "created": published.created,
+                        "via": "genebank demo",
+                    },
+                )
+            parents[version.gene_id] = version.asset_id
+            results.append((version.gene_id, version.version, published.created))
     finally:
         await engine.dispose()
     return results
@@ -112,10 +145,16 @@ async def load_demo(
 
 @cli.command()
 def demo() -> None:
-    """Load a dozen realistic sample Genes with provenance, across the four task families."""
+    """Load a dozen realistic sample Genes with provenance, across the four task families.
+
+    A running `genebank serve` may keep running: the Genes are published through the same rules,
+    recorded in the audit log, and served (and searchable) at once. Loading them again changes nothing.
+    """
     settings = Settings()
     _configure_logging(settings.log_level)
     database_url, embedded = resolve_database(settings)
+    where = f"the embedded PostgreSQL in {embedded.pgdata}" if embedded else "GENEBANK_DATABASE_URL"
+    typer.echo(f"Loading the demo Genes into {where}; a running `genebank serve` may keep running.")
     try:
         migrations.upgrade(database_url)
         embeddings = EmbeddingService(load_embedder(settings))
@@ -125,6 +164,7 @@ def demo() -> None:
             embedded.stop()
     for gene_id, version, created in results:
         typer.echo(f"{'published' if created else 'unchanged'}  {gene_id} v{version}")
+    typer.echo("Each publish is in the audit log (action publish_gene, actor cli).")
 
 
 @cli.command()
@@ -165,6 +205,33 @@ def reembed(
     finally:
         if embedded is not None:
             embedded.stop()
+
+
+@cli.command("export-model")
+def export_model(
+    int8: Annotated[
+        bool, typer.Option("--int8", help="also write the int8 model (GENEBANK_EMBEDDING_BACKEND=onnx-int8)")
+    ] = False,
+) -> None:
+    """Export the embedding model to ONNX in GENEBANK_MODELS_DIR (default <data dir>/models), once.
+
+    The Docker image runs this at build time, so a container never exports (nor falls back to torch)
+    when it starts. An existing export is kept.
+    """
+    from app.embeddings.onnx_backend import ensure_model
+
+    settings = Settings()
+    _configure_logging(settings.log_level)
+    target = settings.embedding_models_dir
+    try:
+        written = [ensure_model(target, quantized=False)]
+        if int8 or settings.embedding_backend == "onnx-int8":
+            written.append(ensure_model(target, quantized=True))
+    except OSError as error:
+        typer.echo(f"error: cannot write the ONNX model in {target}: {error.strerror or error}", err=True)
+        raise typer.Exit(1) from None
+    for path in written:
+        typer.echo(f"{path}  {path.stat().st_size / 2**20:.1f} MiB")
 
 
 @cli.command()
@@ -228,7 +295,9 @@ async def _run_worker(
         await engine.dispose()
 
 
-keys_cli = typer.Typer(help="Manage API keys (consumer, producer, admin).", no_args_is_help=True)
+keys_cli = typer.Typer(
+    help="Manage API keys (consumer, producer, admin).", no_args_is_help=True, rich_markup_mode=None
+)
 cli.add_typer(keys_cli, name="keys")
 
 

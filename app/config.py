@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     # One thread per encode: on a box shared with PostgreSQL, two threads spinning for two cores made
     # single-query encodes 3-15x slower at the median whenever anything else ran (bench notes, README).
     embedding_threads: int = Field(default=1, ge=1, le=64)
+    # Where the ONNX model is exported (unset: <data_dir>/models). The Docker image points it at a
+    # directory filled at build time by `genebank export-model`, so no container exports at start-up.
+    models_dir: Path | None = None
 
     # Search (see app/search/service.py; thresholds tuned with bench/search_quality.py).
     search_candidates: int = Field(default=30, ge=10, le=500)
@@ -77,6 +80,10 @@ class Settings(BaseSettings):
     # Per process by default; a shared store (e.g. async+redis://host:6379) shares limits across processes.
     rate_limit_storage: str = "async+memory://"
 
+    # The first admin key of an empty registry (app/auth/bootstrap.py): read from this file, or generated
+    # and written there (mode 0600), never printed. Unset: printed once on the embedded database only.
+    bootstrap_admin_key_file: Path | None = None
+
     # Evolution worker (app/evolution/worker.py). auto: run it inside `genebank serve` only on the
     # embedded database (a single-machine setup); with a server, run `genebank worker` processes.
     run_worker: Literal["auto", "true", "false"] = "auto"
@@ -93,6 +100,10 @@ class Settings(BaseSettings):
     @property
     def pgdata_dir(self) -> Path:
         return self.data_dir / "pgdata"
+
+    @property
+    def embedding_models_dir(self) -> Path:
+        return self.models_dir if self.models_dir is not None else self.data_dir / "models"
 
     # Admin pages (app/admin/). Unset secret: one is generated into <data_dir>/admin-session-secret
     # (mode 0600) so that sessions survive restarts; set it when several processes serve /admin.

@@ -8,10 +8,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 
 from app import embedded_pg, migrate, openapi
 from app.admin import MOUNT_PATH, create_admin_app
-from app.auth.bootstrap import announce, first_admin_key
+from app.admin.secret import session_secret
+from app.auth.bootstrap import bootstrap_admin
 from app.auth.middleware import AccessMiddleware
 from app.auth.router import router as admin_router
 from app.auth.service import KeyCache
@@ -21,7 +23,9 @@ from app.embeddings import EmbeddingService, load_embedder
 from app.errors import install_error_handlers
 from app.evolution.router import router as evolution_router
 from app.evolution.worker import start_in_process_worker
+from app.favicon import FaviconMiddleware
 from app.genes.router import router as genes_router
+from app.gep.router import router as gep_router
 from app.health.router import router as health_router
 from app.jsonbody import BodyLimitMiddleware
 from app.outcomes.router import router as outcomes_router
@@ -31,6 +35,8 @@ from app.state import Runtime
 from app.trajectories.router import router as trajectories_router
 
 log = logging.getLogger(__name__)
+
+DOCS_ASSETS = "/docs/assets"
 
 
 def resolve_database(settings: Settings) -> tuple[str, embedded_pg.EmbeddedPostgres | None]:
@@ -44,6 +50,9 @@ def resolve_database(settings: Settings) -> tuple[str, embedded_pg.EmbeddedPostg
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
+    # First, before any database starts: a session secret that cannot be stored is a clear start-up
+    # error (SecretUnavailable names the directory and the fix), not a 500 on every admin page.
+    await asyncio.to_thread(session_secret, settings)
     database_url, embedded = await asyncio.to_thread(resolve_database, settings)
     if settings.migrate_on_start:
         await asyncio.to_thread(migrate.upgrade, database_url)
@@ -62,8 +71,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         embedded=embedded,
         expected_migration=migrate.head_revision(),
     )
-    if embedded is not None and (token := await first_admin_key(app.state.runtime.sessionmaker)):
-        announce(token)
+    await bootstrap_admin(app.state.runtime.sessionmaker, settings, embedded=embedded is not None)
     where = f"embedded PostgreSQL in {embedded.pgdata}" if embedded else "the configured PostgreSQL server"
     log.info(
         "Genebank ready on http://%s:%s (API docs at /docs), database: %s",
@@ -91,21 +99,26 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    app = FastAPI(
+    # /docs and /redoc load Swagger UI and ReDoc from the installed fastapi-offline package, never a
+    # CDN; the assets live under /docs/, which the access middleware leaves open like the pages.
+    app = FastAPIOffline(
         title="Genebank",
         version="0.1.0",
         summary="A shared registry of verified agent experience (GEP-compatible Genes)",
         lifespan=lifespan,
+        static_url=DOCS_ASSETS,
     )
     # Added last, runs first: an oversized body is refused before anyone is authenticated.
     app.add_middleware(AccessMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(FaviconMiddleware)  # first of all: browsers ask for it without a key
     app.state.settings = settings
     # Verified keys, shared by the access middleware and key revocation in this process.
     app.state.key_cache = KeyCache(settings.key_cache_seconds)
     install_error_handlers(app)
     openapi.install(app)
     app.include_router(health_router)
+    app.include_router(gep_router)
     app.include_router(genes_router)
     app.include_router(search_router)
     app.include_router(outcomes_router)

@@ -13,6 +13,7 @@ from app.cli import load_demo
 from app.config import Settings
 from app.embeddings import EmbeddingService
 from app.gep.signals import matching_patterns
+from app.models import SYSTEM_KEY_ID
 
 
 def test_demo_sample_covers_the_four_families() -> None:
@@ -50,5 +51,15 @@ async def test_demo_loads_once(scratch_url: str, embeddings: EmbeddingService) -
             "SELECT (SELECT count(*) FROM genes), (SELECT count(*) FROM gene_versions),"
             " (SELECT count(*) FROM trajectories)"
         ).fetchone() or (0, 0, 0)
+        audited = conn.execute(
+            "SELECT status, actor, count(*) FROM audit_log WHERE action = 'publish_gene'"
+            " GROUP BY status, actor ORDER BY status"
+        ).fetchall()
     assert (genes, versions) == (len(first) - 1, len(first))
     assert trajectories >= 9
+    # Every publish is audited like the API's, the unchanged second load included.
+    assert audited == [(200, "system", len(second)), (201, "system", len(first))]
+    # What the command line loads belongs to its own system key: no producer may rewrite it.
+    with psycopg.connect(conninfo) as conn:
+        owners = conn.execute("SELECT DISTINCT owner_key_id::text FROM genes").fetchall()
+    assert owners == [(str(SYSTEM_KEY_ID),)]

@@ -8,6 +8,7 @@ redirects to ours (see app/admin/app.py).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 from fastapi import FastAPI
@@ -31,6 +32,8 @@ from app.models import (
 )
 
 TABLES_PATH = "/tables"
+# Our sqladmin/index.html (a landing page with the way back) is found before sqladmin's own, empty one.
+TEMPLATES = Path(__file__).parent / "templates" / "tables"
 
 
 class RuntimeSessions(async_sessionmaker[AsyncSession]):
@@ -216,6 +219,8 @@ def mount_tables(admin_app: FastAPI, state: State, login_path: str) -> Admin:
         base_url=TABLES_PATH,
         title="Genebank tables",
         authentication_backend=SessionAuth(login_path),
+        templates_dir=str(TEMPLATES),
+        favicon_url="/admin/static/favicon.svg",
     )
     # Like the admin app itself, sqladmin's own Starlette app reads the registry's shared state.
     tables.admin.state = state

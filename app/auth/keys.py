@@ -31,6 +31,12 @@ def generate() -> NewKey:
     return NewKey(prefix=prefix, secret=secrets.token_urlsafe(32))
 
 
+def parse(token: str) -> NewKey | None:
+    """A well-formed key (e.g. one an operator provisioned for the first start), or None."""
+    match = _KEY.match(token)
+    return NewKey(prefix=match.group(1), secret=match.group(2)) if match else None
+
+
 def digest(token: str) -> str:
     # Keys carry 256 random bits: a fast hash is enough (no dictionary to defend against).
     return hashlib.sha256(token.encode()).hexdigest()

@@ -45,6 +45,10 @@ class KeyLookup:
         await self.conn.execute(_AUDIT, entry)
 
 
+# Any constant works; it only has to be the same for every Genebank process sharing a database.
+BOOTSTRAP_LOCK_KEY = 0x67656E66
+
+
 class KeyRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -54,6 +58,10 @@ class KeyRepository:
         await self.session.flush()
         await self.session.refresh(key)
         return key
+
+    async def lock_bootstrap(self) -> None:
+        """Serialize first starts: API processes starting together on an empty registry make one key."""
+        await self.session.execute(select(func.pg_advisory_xact_lock(BOOTSTRAP_LOCK_KEY)))
 
     async def count_active(self) -> int:
         return int(

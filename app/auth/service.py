@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.auth.keys import generate, matches, prefix_of
+from app.auth.keys import NewKey, generate, matches, prefix_of
 from app.auth.principal import Principal, Role
 from app.auth.repository import KeyLookup, KeyRepository
 from app.errors import Conflict, NotFound, Unauthorized
@@ -65,10 +65,12 @@ class KeyService:
         role: Role,
         created_by: uuid.UUID | None,
         consumer_model: str | None = None,
+        new: NewKey | None = None,
     ) -> CreatedKey:
+        """A new key; `new` is a key generated beforehand (the bootstrap admin key file), else one now."""
         if role == Role.anonymous:
             raise ValueError("anonymous is not a key role")
-        new = generate()
+        new = new or generate()
         key = ApiKey(
             name=name,
             role=role.name,

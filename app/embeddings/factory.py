@@ -16,7 +16,7 @@ def load_embedder(settings: Settings) -> Embedder:
 
         try:
             return OnnxEmbedder(
-                settings.data_dir / "models",
+                settings.embedding_models_dir,
                 quantized=settings.embedding_backend == "onnx-int8",
                 threads=settings.embedding_threads,
             )

@@ -12,9 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import socket
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +20,6 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
-import uvicorn
 from sqlalchemy import make_url
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -38,27 +34,15 @@ from app.evolution.worker import EvolutionWorker
 from app.genes.repository import GeneRepository
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
-from app.main import create_app
 from app.outcomes.schemas import OutcomeIn
 from app.outcomes.service import outcome_service
 from app.trajectories.service import trajectory_service
+from tests import external
 from tests.evolution.builders import trajectory_in
-
-playwright_api = pytest.importorskip("playwright.async_api")
+from tests.live import CHROMIUM_ARGS, LiveServer
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+CHROMIUM = external.chromium()
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 README_SCREENSHOT = ROOT / "docs" / "admin-gene-page.png"
@@ -67,32 +51,6 @@ FEATURED = "gene_pytest_asyncio_hang_timeout"
 TO_REVOKE = "gene_docker_compose_port_already_allocated"
 TO_PROMOTE = "gene_npm_eresolve_peer_conflict"
 HOSTILE = "<script>alert('xss')</script>"
-
-
-class LiveServer:
-    """uvicorn serving the real app (real lifespan, real pools) in a thread, on a port of its own."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.socket = socket.socket()
-        self.socket.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
-        config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
-
-    def __enter__(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.monotonic() + 120
-        while not self.server.started:
-            assert self.thread.is_alive(), "the server thread died while starting"
-            assert time.monotonic() < deadline, "the server did not start within 120 s"
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(30)
-        self.socket.close()
 
 
 async def _registry(url: str, settings: Settings, embeddings: EmbeddingService) -> dict[str, str]:
@@ -255,9 +213,8 @@ async def _search_ids(api: httpx.AsyncClient, query: str) -> list[str]:
 async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
     scratch_url: str, embeddings: EmbeddingService, tmp_path: Path, screenshots: Path
 ) -> None:
-    assert os.path.exists(CHROMIUM), (  # noqa: ASYNC240
-        f"{CHROMIUM} is missing: `apt-get install chromium` (Debian), or deselect with -m 'not browser'"
-    )
+    from playwright.async_api import async_playwright
+
     await asyncio.to_thread(migrate.upgrade, scratch_url)
     settings = Settings(
         database_url=scratch_url,
@@ -275,7 +232,7 @@ async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
         api = httpx.AsyncClient(
             base_url=server.url, headers={"Authorization": f"Bearer {tokens['consumer']}"}, timeout=30
         )
-        async with playwright_api.async_playwright() as playwright:
+        async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             context = await browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server.url)
             page = await context.new_page()
@@ -421,6 +378,14 @@ async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
             await page.goto("/admin/tables/outcome/list")
             assert "gemma-3-12b" in await page.locator("body").inner_text()
             await page.screenshot(path=screenshots / "tables.png")
+            # Its landing page lists the tables and leads back to our pages.
+            await page.get_by_role("link", name="Genebank tables").click()
+            await page.wait_for_url("**/admin/tables/")
+            assert await page.locator("ul.tables li a").count() == 8
+            await page.screenshot(path=screenshots / "tables-landing.png")
+            await page.get_by_role("link", name="Back to the Genebank admin").click()
+            await page.wait_for_url("**/admin/")
+            assert await page.locator("h1").inner_text() == "Dashboard"
 
             # Without JavaScript: the same session still reads the document and uses the forms.
             state = await context.storage_state()

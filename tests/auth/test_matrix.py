@@ -88,6 +88,12 @@ CALLS = [
     ),
     Call(
         "POST",
+        "/v1/genes/validate",
+        {"anonymous": 401, "consumer": 200, "producer": 200, "admin": 200, "revoked": 401},
+        lambda role, world: gene_doc(),
+    ),
+    Call(
+        "POST",
         "/v1/trajectories",
         {"anonymous": 401, "consumer": 403, "producer": 202, "admin": 202, "revoked": 401},
         trajectory_body,

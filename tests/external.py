@@ -1,0 +1,69 @@
+"""Tools some tests need from the system: Chromium (browser tests) and docker-compose.
+
+Present: the tests run. Missing: they are skipped with one line saying how to enable them, unless
+GENEBANK_REQUIRE_BROWSER=1 / GENEBANK_REQUIRE_DOCKER_COMPOSE=1 (set by .ci/run) make that a failure,
+so CI never skips them silently.
+
+Call these at module level (browser test modules: nothing is collected, no database starts) or in a
+test's body, never from a fixture: pytest reports a fixture's skip at each test's own line, whereas a
+skip raised here is reported at this file's line, so `pytest -ra` folds every module's skip into one
+summary line.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+DEFAULT_CHROMIUM = Path("/usr/bin/chromium")
+
+
+def _missing(what: str, reason: str, require_variable: str) -> None:
+    if os.environ.get(require_variable) == "1":
+        pytest.fail(f"{what} required ({require_variable}=1) but {reason}", pytrace=False)
+    pytest.skip(
+        f"{what} skipped: {reason}; {require_variable}=1 turns this into a failure", allow_module_level=True
+    )
+
+
+def chromium() -> str:
+    """The Chromium to drive: GENEBANK_CHROMIUM, else /usr/bin/chromium, else `chromium` on PATH."""
+    configured = os.environ.get("GENEBANK_CHROMIUM")
+    if configured:
+        candidate: str | None = configured
+        where = f"GENEBANK_CHROMIUM={configured} is not an executable file"
+    else:
+        candidate = str(DEFAULT_CHROMIUM) if DEFAULT_CHROMIUM.exists() else shutil.which("chromium")
+        where = f"no Chromium at {DEFAULT_CHROMIUM} or on PATH"
+    if candidate is None or not os.path.isfile(candidate) or not os.access(candidate, os.X_OK):
+        _missing(
+            "browser tests",
+            f"{where} (`apt-get install chromium`, or set GENEBANK_CHROMIUM to a Chromium binary)",
+            "GENEBANK_REQUIRE_BROWSER",
+        )
+    try:
+        import playwright.async_api  # noqa: F401
+    except ImportError:
+        _missing(
+            "browser tests",
+            "Playwright is not installed (pip install -e '.[dev]')",
+            "GENEBANK_REQUIRE_BROWSER",
+        )
+    assert candidate is not None
+    return candidate
+
+
+def docker_compose() -> str:
+    """The docker-compose executable on PATH."""
+    found = shutil.which("docker-compose")
+    if found is None:
+        _missing(
+            "docker-compose tests",
+            "docker-compose is not on PATH (`apt-get install docker-compose`)",
+            "GENEBANK_REQUIRE_DOCKER_COMPOSE",
+        )
+    assert found is not None
+    return found
