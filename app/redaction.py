@@ -29,8 +29,37 @@ a subscript, `settings.SECRET_KEY`, `${VAR}`, `None`) is left alone. `Redactor.j
 keys as well as values, and a string value whose key names a secret is redacted whole.
 
 detect-secrets' token-format plugins that the rules here do not already cover (Mailchimp, Square,
-Twilio, Artifactory, ...) are compiled with RE2 and run as rules too; its keyword and entropy plugins
-are not used (Python `re` with backtracking, and entropy flags asset ids and git SHAs).
+Twilio, Artifactory, ...) are compiled with RE2 and run as rules too. Its keyword and entropy plugins
+are not used: on the planted-secret corpus they flag 174 of 180 clean samples (hex entropy fires on
+asset ids, git SHAs and digests), and its keyword regex backtracks quadratically (16 KB of
+"passwordpassword..." takes 39 s).
+
+Figures (`bench/redaction.py`, 2-core machine shared with other work, 1 MB, median of 5 runs; the
+baselines run on the same bytes in the same run):
+
+    text                                  redact MB/s  str.lower() MB/s  one RE2 scan MB/s
+    ordinary agent-log text                      10.9              3745                688
+    agent-log text with secrets                   7.6              3961                734
+    a-a-a-                                       28.8              3935                708
+    password=password=                            8.9              4115                702
+    passwordpassword                             16.8              2685                643
+    password="x  (41,666 matches)                 3.7              2905                747
+    curl -u a:b  (41,667 matches)                 6.0              4129                719
+    -----BEGIN PRIVATE KEY----- (unclosed)       16.0              2987                681
+
+An earlier run on a quieter machine gave 18.8 MB/s on ordinary text and 2.4 MB/s on the unclosed
+quotes: every shape stays above 2 MB/s, so 1 MB costs at most ~0.5 s; the rules cost ~1.5 ms per MB
+each, key_value ~10-30 ms, and each match ~10 us in RE2's Python wrapper.
+
+    planted-secret corpus (294 secrets, 180 clean)   caught  flagged  FP clean samples  FP spans
+    Genebank rules                                    95.9%    95.9%          0 of 180         0
+    detect-secrets, all default plugins               88.8%    98.0%        174 of 180      1939
+    detect-secrets, token-format plugins only         35.7%    57.1%          0 of 180         0
+    union of Genebank and all of detect-secrets       99.3%   100.0%        174 of 180      1939
+
+The 12 secrets Genebank misses are the corpus' deliberately hard kinds (a password in prose, a random
+secret under a name that says nothing); detect-secrets' entropy plugin catches them at the cost of
+the false positives above.
 """
 
 from __future__ import annotations
