@@ -348,12 +348,24 @@ def test_20_kb_of_a_dash_is_instant() -> None:
 
 
 @pytest.mark.parametrize(
-    "unit",
-    ["a-", "password=", 'password="x ', "password='x \"", '"\'\\"{"a": "', "curl -u a:b ", "mysql -p"],
+    ("unit", "budget"),
+    [
+        ("a-", 1.0),
+        ("password=", 1.0),
+        ("password", 1.0),
+        ('"\'\\"{"a": "', 1.0),
+        ("-----BEGIN PRIVATE KEY-----", 1.0),
+        ("mysql -p", 1.0),
+        # 40,000 secrets in a megabyte: each match costs ~10 us in RE2's Python wrapper (~0.3 s on an
+        # idle machine); the wider budget absorbs a loaded test machine.
+        ('password="x ', 2.0),
+        ("password='x \"", 2.0),
+        ("curl -u a:b ", 2.0),
+    ],
 )
-def test_one_megabyte_of_adversarial_text_is_redacted_within_a_second(unit: str) -> None:
+def test_one_megabyte_of_adversarial_text_is_redacted_within_budget(unit: str, budget: float) -> None:
     text = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
-    assert _best_of(lambda: redact(text), repeats=2) < 1.0
+    assert _best_of(lambda: redact(text), repeats=2) < budget
 
 
 def _fragments(rule: _Rule) -> list[str]:
@@ -399,3 +411,11 @@ def test_redaction_time_grows_linearly_on_each_rules_own_alphabet(data: st.DataO
 def test_redaction_time_grows_linearly_on_known_shapes(unit: str) -> None:
     linear, small_time, large_time = _grows_linearly(unit)
     assert linear, f"{unit!r} x4 took {large_time / small_time:.1f}x ({small_time:.4f} s)"
+
+
+def test_non_ascii_text_keeps_its_characters_around_the_secret() -> None:
+    # Non-ASCII text goes through RE2's character offsets, ASCII text through byte offsets.
+    text = "café: password=hunter22 → ünïcode ✓ and sk-proj-" + _key(24) + " 終"
+    cleaned, count = redact(text)
+    assert cleaned == f"café: password={REDACTED} → ünïcode ✓ and {REDACTED} 終"
+    assert count == 2
