@@ -326,9 +326,42 @@ def _maintained_rules() -> tuple[_Rule, ...]:
 
 _RULES = _RULES + _maintained_rules()
 
-# Every rule at once, capture groups unnamed: no match here means no rule matches anywhere, in one
-# scan instead of one per rule (most strings of a trajectory hold no candidate at all).
-_ANY_RULE = _compile("|".join("(?:" + re.sub(r"\(\?P<\w+>", "(", rule.pattern) + ")" for rule in _RULES))
+
+def _without_captures(pattern: str) -> str:
+    """`pattern` with every capturing group made non-capturing (escapes and classes respected)."""
+    out: list[str] = []
+    index, in_class = 0, False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            out.append(pattern[index : index + 2])
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]" or pattern[index - 1] == "["
+        elif char == "[":
+            in_class = True
+            if pattern.startswith("[^]", index) or pattern.startswith("[]", index):
+                out.append(pattern[index : index + (3 if pattern[index + 1] == "^" else 2)])
+                index += 3 if pattern[index + 1] == "^" else 2
+                continue
+        elif char == "(":
+            if pattern.startswith("(?P<", index):
+                out.append("(?:")
+                index = pattern.index(">", index) + 1
+                continue
+            if not pattern.startswith("(?", index):
+                out.append("(?:")
+                index += 1
+                continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+# Every rule at once, without captures (so RE2 answers from its DFA alone): no match here means no
+# rule matches anywhere, in one scan instead of one per rule; most strings hold no candidate at all.
+_ANY_RULE = _compile("|".join("(?:" + _without_captures(rule.pattern) + ")" for rule in _RULES))
 
 
 def _hinted(rule: _Rule, lowered: str) -> bool:
