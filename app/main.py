@@ -71,6 +71,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         embedded=embedded,
         expected_migration=migrate.head_revision(),
     )
+    # The process that redacts and hashes large submissions starts now, not on the first one.
+    app.state.runtime.cpu.warm("app.trajectories.content")
     await bootstrap_admin(app.state.runtime.sessionmaker, settings, embedded=embedded is not None)
     where = f"embedded PostgreSQL in {embedded.pgdata}" if embedded else "the configured PostgreSQL server"
     log.info(
@@ -92,6 +94,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await background_worker.shutdown()
         await read_pool.close()
         embeddings.close()
+        app.state.runtime.cpu.close()
         await engine.dispose()
         if embedded is not None:
             await asyncio.to_thread(embedded.stop)

@@ -108,7 +108,9 @@ async def publish_gene(
     body: PublishRequest, session: SessionDep, request: Request, producer: ProducerKey
 ) -> JSONResponse:
     """Publish a Gene version; a new lineage belongs to the key that founds it."""
-    published = await gene_service.publish(session, body, runtime(request).embeddings, actor=producer)
+    published = await gene_service.publish(
+        session, body, runtime(request).embeddings, actor=producer, cpu=runtime(request).cpu
+    )
     version = published.version
     answer = PublishResponse(
         gene_id=version.gene_id, version=version.version, asset_id=version.asset_id, created=published.created

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import SYSTEM, Principal, Role
 from app.auth.repository import KeyRepository
+from app.cpu import THREADS, CpuPool
 from app.embeddings import EmbeddingService
 from app.errors import AppError, Conflict, Forbidden, Gone, NotFound, ValidationFailed
 from app.evolution.events import published_event
@@ -128,6 +128,7 @@ class GeneService:
         embeddings: EmbeddingService,
         *,
         actor: Principal = SYSTEM,
+        cpu: CpuPool = THREADS,
     ) -> Published:
         """Write a new immutable version (or find the identical one); index it for search.
 
@@ -142,8 +143,10 @@ class GeneService:
                 f"asset_id {claimed} does not match the document; expected {asset_id}",
                 extra={"expected_asset_id": asset_id},
             )
-        # Redaction is CPU work proportional to the body: off the event loop.
-        scrubbed = await asyncio.to_thread(_scrub, request, raw)
+        # Redaction is CPU work proportional to the body: off the event loop (app/cpu.py).
+        # (pydantic-core serializes a megabyte in a few ms: a cheap measure of the work ahead.)
+        size = len(request.model_dump_json())
+        scrubbed = await cpu.run(size, _scrub, request, raw)
         if scrubbed.document_secrets:
             raise ValidationFailed(
                 "the Gene document contains what looks like a secret ("
@@ -215,7 +218,7 @@ class GeneService:
             ),
             embeddings,
         )
-        evidence = await self._evidence(repo, request, gene_id, asset_id, actor)
+        evidence = await self._evidence(repo, request, gene_id, asset_id, actor, cpu)
         await repo.link_trajectories(version.id, evidence, EvidenceRole.strategy)
         await EvolutionRepository(session).add_event(published_event(previous, version, evidence))
         return Published(version, created=True)
@@ -287,6 +290,7 @@ class GeneService:
         gene_id: str,
         asset_id: str,
         actor: Principal,
+        cpu: CpuPool,
     ) -> list[uuid.UUID]:
         """The run behind the version: one of the publisher's own trajectories, or the inline one."""
         provenance = request.provenance
@@ -302,7 +306,8 @@ class GeneService:
         if inline is None:
             return []
         assert provenance.task is not None and provenance.verifier is not None
-        values = await asyncio.to_thread(
+        values = await cpu.run(
+            len(inline.model_dump_json()),
             trajectory_values,
             task=provenance.task,
             producer_model=provenance.producer_model,
