@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from functools import partial
 from typing import Annotated, Any
 
@@ -14,7 +14,7 @@ from pgvector.psycopg import register_vector_async
 from psycopg import sql
 from psycopg.types.json import set_json_dumps
 from psycopg_pool import AsyncConnectionPool
-from sqlalchemy import URL, make_url
+from sqlalchemy import URL, Connection, make_url, text
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -51,6 +51,24 @@ def create_engine(url: str, settings: Settings) -> AsyncEngine:
         pool_recycle=1800,
         connect_args={"application_name": "genebank"},
     )
+
+
+@contextmanager
+def advisory_lock(conn: Connection, key: int) -> Iterator[None]:
+    """A session-level advisory lock on a synchronous connection, committed on release."""
+    conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": key})
+    try:
+        yield
+    finally:
+        conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
+        conn.commit()
+
+
+async def schema_revision(engine: AsyncEngine) -> str | None:
+    """The Alembic revision the database is at (for the readiness probe)."""
+    async with engine.connect() as conn:
+        revision: str | None = await conn.scalar(text("SELECT version_num FROM alembic_version"))
+    return revision
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -90,14 +89,21 @@ async def test_as_of_answers_with_the_version_current_then(client: httpx.AsyncCl
 async def test_list_genes_paginates_and_filters(client: httpx.AsyncClient) -> None:
     for index in range(5):
         await _publish(client, id=f"gene_sample_{index}", category="optimize" if index % 2 else "repair")
-        await asyncio.sleep(0)
     page = (await client.get("/v1/genes", params={"limit": 2})).json()
     assert len(page["items"]) == 2 and page["next_cursor"]
+    genes_cursor = page["next_cursor"]
     seen = [item["gene_id"] for item in page["items"]]
     while page["next_cursor"]:
         page = (await client.get("/v1/genes", params={"limit": 2, "cursor": page["next_cursor"]})).json()
         seen += [item["gene_id"] for item in page["items"]]
     assert sorted(seen) == [f"gene_sample_{i}" for i in range(5)]
+    # A cursor that is not one this list issued is the same 422 everywhere.
+    for bad in ("not-a-cursor", "eyJ4IjogMX0"):
+        refused = await client.get("/v1/genes", params={"cursor": bad})
+        assert refused.status_code == 422 and refused.json()["type"].endswith("/invalid-cursor")
+    # … and a cursor of one list is no cursor of another.
+    versions = await client.get("/v1/genes/gene_sample_0/versions", params={"cursor": genes_cursor})
+    assert versions.status_code == 422 and versions.json()["type"].endswith("/invalid-cursor")
     assert len(set(seen)) == 5
 
     optimize = (await client.get("/v1/genes", params={"category": "optimize"})).json()["items"]
