@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -25,7 +27,15 @@ from app.evolution.distill import NothingToDistil, founding_document, gene_id_fo
 from app.evolution.events import guard_changes, worker_actor
 from app.evolution.extraction import compact_producer_guard, extract_guards, signals_of
 from app.evolution.ledger import GuardLedger, embed_all
-from app.evolution.merge import GUARD_MERGE_THRESHOLD, Backing, MergePlan, Vector, plan_merge, plan_review
+from app.evolution.merge import (
+    GUARD_MERGE_THRESHOLD,
+    Backing,
+    GuardEntry,
+    MergePlan,
+    Vector,
+    plan_merge,
+    plan_review,
+)
 from app.evolution.repository import EvolutionRepository, RouteCandidate
 from app.genes.indexing import embedding_text
 from app.genes.repository import GeneRepository
@@ -75,6 +85,17 @@ class Reviewed:
     version: int
     asset_id: str
     new_version: bool
+
+
+@dataclass
+class _GuardState:
+    current: GeneVersion
+    document: dict[str, Any]
+    avoid: list[str]
+    now: datetime
+    ledger: GuardLedger
+    entries: list[GuardEntry]
+    resynced: list[dict[str, Any]]
 
 
 class GuardNotFound(NotFound):
@@ -237,6 +258,34 @@ class EvolutionService:
         job.route = best
         return best.gene_id
 
+    async def _guard_state(
+        self,
+        session: AsyncSession,
+        gene: Gene,
+        embeddings: EmbeddingService,
+        *,
+        near: Sequence[Vector] = (),
+        include: Sequence[int] = (),
+    ) -> _GuardState:
+        """The current version, its document and `avoid` list, and the guard rows a change may touch
+        (in step with that document), under the Gene's lock."""
+        current = await EvolutionRepository(session).current_version(gene)
+        document: dict[str, Any] = json.loads(current.document_json)
+        document.pop("asset_id", None)
+        avoid: list[str] = list(document.get("avoid") or [])
+        now = await GeneRepository(session).clock()
+        ledger = GuardLedger(EvolutionRepository(session), embeddings)
+        entries, resynced = await ledger.entries(
+            gene.id,
+            avoid,
+            near=near,
+            threshold=self.guard_threshold,
+            publisher=current.published_by,
+            now=now,
+            include=include,
+        )
+        return _GuardState(current, document, avoid, now, ledger, entries, resynced)
+
     def _backing(self, job: _Job, owner: uuid.UUID) -> Backing:
         return Backing(key=job.trajectory.submitted_by, owner=owner, quorum=self.guard_quorum)
 
@@ -317,28 +366,15 @@ class EvolutionService:
     ) -> JobResult:
         trajectory = job.trajectory
         genes = GeneRepository(session)
-        evolution = EvolutionRepository(session)
         writer = VersionWriter(session, embeddings)
         gene = await genes.lock_gene(gene_id)
         if gene is None:
             raise Rejected(f"Gene {gene_id} no longer exists")
         if gene.status == GeneStatus.revoked:
             raise Rejected(f"Gene {gene_id} is revoked and takes no new evidence", gene_id)
-        current = await evolution.current_version(gene)
-        document: dict[str, Any] = json.loads(current.document_json)
-        document.pop("asset_id", None)
-        old_avoid: list[str] = list(document.get("avoid") or [])
-        now = await genes.clock()
-
-        ledger = GuardLedger(evolution, embeddings)
-        entries, resynced = await ledger.entries(
-            gene_id,
-            old_avoid,
-            near=job.vectors,
-            threshold=self.guard_threshold,
-            publisher=current.published_by,
-            now=now,
-        )
+        state = await self._guard_state(session, gene, embeddings, near=job.vectors)
+        current, document, old_avoid, now = state.current, state.document, state.avoid, state.now
+        ledger, entries, resynced = state.ledger, state.entries, state.resynced
         backing = self._backing(job, gene.owner_key_id)
         plan = plan_merge(
             entries,
@@ -437,21 +473,9 @@ class EvolutionService:
         if not caller.at_least(Role.admin) and caller.key_id != gene.owner_key_id:
             raise Forbidden(f"only the owner of {gene_id} or an admin reviews its guards")
         assert caller.key_id is not None
-        current = await evolution.current_version(gene)
-        document: dict[str, Any] = json.loads(current.document_json)
-        document.pop("asset_id", None)
-        old_avoid: list[str] = list(document.get("avoid") or [])
-        now = await genes.clock()
-        ledger = GuardLedger(evolution, embeddings)
-        entries, resynced = await ledger.entries(
-            gene_id,
-            old_avoid,
-            near=[],
-            threshold=self.guard_threshold,
-            publisher=current.published_by,
-            now=now,
-            include=[guard_id],
-        )
+        state = await self._guard_state(session, gene, embeddings, include=[guard_id])
+        current, document, old_avoid, now = state.current, state.document, state.avoid, state.now
+        ledger, entries, resynced = state.ledger, state.entries, state.resynced
         reviewed = next((entry for entry in entries if entry.id == guard_id), None)
         if reviewed is None:
             raise GuardNotFound(f"gene {gene_id} has no guard {guard_id}")
