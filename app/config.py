@@ -24,6 +24,8 @@ class Settings(BaseSettings):
 
     db_pool_size: int = Field(default=10, ge=1, le=200)
     db_max_overflow: int = Field(default=10, ge=0, le=200)
+    # How long a request waits for a pooled connection before it is answered 503 (Retry-After).
+    db_pool_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
 
     # Hostile-input limits: enforced before any handler runs.
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
@@ -79,6 +81,8 @@ class Settings(BaseSettings):
     worker_concurrency: int = Field(default=4, ge=1, le=64)
     worker_poll_seconds: float = Field(default=5.0, gt=0, le=3600)
     worker_max_attempts: int = Field(default=5, ge=1, le=100)
+    # A job running longer is cancelled, rolled back and counted as a failed attempt.
+    worker_job_timeout_seconds: float = Field(default=120.0, gt=0, le=86400)
 
     @property
     def pgdata_dir(self) -> Path:

@@ -25,7 +25,14 @@ from app.auth.principal import ANONYMOUS, Principal
 from app.auth.repository import KeyLookup
 from app.auth.service import BEARER, InvalidKey, KeyCache, key_service
 from app.config import Settings
-from app.errors import AppError, TooManyRequests, Unauthorized, problem_response
+from app.errors import (
+    AppError,
+    DatabaseUnavailable,
+    TooManyRequests,
+    Unauthorized,
+    database_unavailable,
+    problem_response,
+)
 
 log = logging.getLogger(__name__)
 
@@ -110,9 +117,15 @@ class AccessMiddleware:
                     headers=BEARER,
                 )
         except AppError as error:
-            if endpoint == "writes":
+            if endpoint == "writes" and not isinstance(error, DatabaseUnavailable):
                 await self._audit(runtime, scope, ANONYMOUS, client, error.status, {"problem": error.title})
             await _refuse(scope, receive, send, error)
+            return
+        except Exception as error:
+            if not database_unavailable(error):
+                raise
+            log.warning("database unavailable for the key look-up: %s", error)
+            await _refuse(scope, receive, send, DatabaseUnavailable())
             return
 
         identity = str(principal.key_id) if principal.key_id else f"addr:{client}"
@@ -187,8 +200,11 @@ class AccessMiddleware:
             # Its own autocommit statement: a request that failed and rolled back is audited too.
             async with runtime.read_pool.connection() as conn:
                 await KeyLookup(conn).audit(entry)
-        except Exception:  # the answer has been sent; losing an audit row must be loud, not a 500
-            log.exception("could not write the audit entry for %s %s", scope["method"], scope["path"])
+        except Exception as error:  # the answer has been sent; losing an audit row must be loud, not a 500
+            if database_unavailable(error):
+                log.error("database unavailable: no audit entry for %s %s", scope["method"], scope["path"])
+            else:
+                log.exception("could not write the audit entry for %s %s", scope["method"], scope["path"])
 
 
 def _summary(body: bytes) -> dict[str, Any]:
