@@ -208,6 +208,7 @@ async def _run_worker(
         concurrency=concurrency,
         poll_seconds=settings.worker_poll_seconds,
         max_attempts=settings.worker_max_attempts,
+        job_timeout=settings.worker_job_timeout_seconds,
     )
     loop = asyncio.get_running_loop()
 

@@ -160,19 +160,39 @@ async def test_a_job_cut_off_mid_way_leaves_the_trajectory_pending(
     gated = GatedEmbedder(embeddings.embedder)
     slow = EmbeddingService(gated)
     trajectory_id = await _submit(committed, 1)
-    task = asyncio.create_task(_worker(committed, scratch_url, slow, poll_seconds=60).run())
+    cut = _worker(committed, scratch_url, slow, poll_seconds=60, lease_seconds=0.5)
+    task = asyncio.create_task(cut.run())
     assert await asyncio.to_thread(gated.entered.wait, 10)
     task.cancel()  # the process dies mid-job: its transaction never commits
     with pytest.raises(asyncio.CancelledError):
         await task
     gated.gate.set()
     slow.close()
-    assert (await _state(committed, trajectory_id)).state == "pending"
+    cut_off = await _state(committed, trajectory_id)
+    # Nothing of the job is written, but its attempt counts (it might have been what killed the process).
+    assert cut_off.state == "pending" and cut_off.attempts == 1
 
+    await _until_lease_ends(committed, trajectory_id, within=10)
     stats = await _worker(committed, scratch_url, embeddings).run(drain=True)
     assert stats.merged == 1
+    assert (await _state(committed, trajectory_id)).attempts == 2
     async with committed() as session:
         assert await session.scalar(select(func.count()).select_from(GeneVersion)) == 2
+
+
+async def _until_lease_ends(
+    sessionmaker: async_sessionmaker[AsyncSession], trajectory_id: uuid.UUID, within: float
+) -> None:
+    deadline = time.monotonic() + within
+    while True:
+        async with sessionmaker() as session:
+            leased = await session.scalar(
+                select(Trajectory.claimed_until > func.now()).where(Trajectory.id == trajectory_id)
+            )
+        if not leased:
+            return
+        assert time.monotonic() < deadline, f"the lease on {trajectory_id} did not end within {within} s"
+        await asyncio.sleep(0.05)
 
 
 class Exploding(EvolutionService):
