@@ -72,8 +72,15 @@ class Settings(BaseSettings):
     rate_limit_reads: str = "1200/minute"
     rate_limit_search: str = "300/minute"
     rate_limit_writes: str = "120/minute"
+    # Refused authentications (no key where one is needed, a malformed, unknown or revoked key) per
+    # client address; past it the address gets 429 before any key look-up.
+    rate_limit_unauthenticated: str = "30/minute"
+    # Admin sign-in attempts per client address.
+    rate_limit_admin_login: str = "10/minute"
     # Per process by default; a shared store (e.g. async+redis://host:6379) shares limits across processes.
     rate_limit_storage: str = "async+memory://"
+    # Repeated identical refusals are counted in memory and written as one audit entry this often.
+    audit_flush_seconds: float = Field(default=5.0, gt=0, le=3600)
 
     # Evolution worker (app/evolution/worker.py). auto: run it inside `genebank serve` only on the
     # embedded database (a single-machine setup); with a server, run `genebank worker` processes.

@@ -18,6 +18,8 @@ from fastapi.routing import APIRoute
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.auth.middleware import audit_entry
+from app.auth.principal import ANONYMOUS
 from app.errors import (
     AppError,
     BadRequest,
@@ -147,6 +149,19 @@ class JSONRoute(APIRoute):
         return strict_handler
 
 
+async def _audit_too_large(scope: Scope) -> None:
+    """A 413 answered here, before authentication: audited (aggregated) under the key if it is known."""
+    state = scope["app"].state
+    runtime = getattr(state, "runtime", None)
+    if runtime is None:
+        return
+    scheme, _, token = (Headers(scope=scope).get("authorization") or "").partition(" ")
+    principal = (state.key_cache.get(token.strip()) if scheme.lower() == "bearer" else None) or ANONYMOUS
+    client = scope["client"][0] if scope.get("client") else None
+    entry = audit_entry(scope, principal, client, 413, {"problem": PayloadTooLarge.title})
+    await state.audit.record(runtime.read_pool, entry)
+
+
 class BodyLimitMiddleware:
     """Refuse bodies over `max_bytes` with a 413 problem, whether or not a Content-Length was sent."""
 
@@ -169,6 +184,7 @@ class BodyLimitMiddleware:
                 return
             if int(declared) > self.max_bytes:
                 await self._refuse(scope, receive, send, self._too_large())
+                await _audit_too_large(scope)
                 return
         received = 0
 

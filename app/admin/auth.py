@@ -9,6 +9,7 @@ after login however active it is.
 from __future__ import annotations
 
 import hmac
+import json
 import secrets
 import time
 import uuid
@@ -22,7 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.admin.repository import SessionKeyLookup
 from app.admin.secret import session_secret
-from app.auth.principal import Principal, Role
+from app.auth.principal import ANONYMOUS, Principal, Role
 from app.auth.service import key_service
 from app.config import Settings
 from app.errors import AppError, Forbidden
@@ -98,6 +99,30 @@ def csrf_token(request: Request) -> str:
         token = secrets.token_urlsafe(32)
         request.session["csrf"] = token
     return token
+
+
+async def audit_refusal(
+    request: Request, action: str, status: int, problem: str, target: str | None = None
+) -> None:
+    """A refused admin request in the audit log, on its own connection (the request's rolls back).
+
+    Repeats of the same refusal from the same address are aggregated (app/auth/audit.py).
+    """
+    admin: AdminUser | None = getattr(request.state, "admin", None)
+    principal = admin.principal if admin is not None else ANONYMOUS
+    entry = {
+        "key_id": principal.key_id,
+        "actor": principal.name,
+        "role": principal.role.name,
+        "action": action,
+        "target": target,
+        "client": request.client.host if request.client else None,
+        "method": request.method,
+        "path": request.url.path,
+        "status": status,
+        "detail": json.dumps({"problem": problem}),
+    }
+    await request.app.state.audit.record(runtime(request).read_pool, entry)
 
 
 async def verify_csrf(request: Request) -> None:
