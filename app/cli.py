@@ -55,8 +55,15 @@ def serve(
     settings = Settings(**overrides)
     _configure_logging(settings.log_level)
     app = create_app(settings)
+    # X-Forwarded-For only from GENEBANK_TRUSTED_PROXIES: uvicorn would otherwise believe any local
+    # process, and the audit log and the per-address limits would key on what the client claims.
     config = uvicorn.Config(
-        app, host=settings.host, port=settings.port, log_level=settings.log_level, proxy_headers=True
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=settings.trusted_proxies or None,
     )
     uvicorn.Server(config).run()
 

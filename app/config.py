@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -77,6 +78,9 @@ class Settings(BaseSettings):
     rate_limit_unauthenticated: str = "30/minute"
     # Admin sign-in attempts per client address.
     rate_limit_admin_login: str = "10/minute"
+    # Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated addresses or
+    # networks, e.g. "10.0.0.5,172.16.0.0/12"). Empty: none, the client address is the peer's.
+    trusted_proxies: str = ""
     # Per process by default; a shared store (e.g. async+redis://host:6379) shares limits across processes.
     rate_limit_storage: str = "async+memory://"
     # Repeated identical refusals are counted in memory and written as one audit entry this often.
@@ -90,6 +94,15 @@ class Settings(BaseSettings):
     worker_max_attempts: int = Field(default=5, ge=1, le=100)
     # A job running longer is cancelled, rolled back and counted as a failed attempt.
     worker_job_timeout_seconds: float = Field(default=120.0, gt=0, le=86400)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_addresses(cls, value: str) -> str:
+        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        for entry in entries:
+            if entry != "*":
+                ipaddress.ip_network(entry, strict=False)  # ValueError: not an address or a network
+        return ",".join(entries)
 
     @property
     def pgdata_dir(self) -> Path:
