@@ -56,9 +56,13 @@ def _refuse_constant(name: str) -> Any:
     raise _Refused(f"{name} is not a JSON number")
 
 
+_MAX_SAFE_DIGITS = len(str(MAX_SAFE_INTEGER))
+
+
 def _checked_int(text: str) -> int:
-    value = int(text)
-    if abs(value) > MAX_SAFE_INTEGER:
+    # Judged by its length first: int() refuses more than 4,300 digits with a ValueError (and a long
+    # conversion costs quadratic time before that).
+    if len(text.lstrip("-")) > _MAX_SAFE_DIGITS or abs(value := int(text)) > MAX_SAFE_INTEGER:
         raise _Refused(f"integer {text[:40]} is beyond ±(2^53-1) and cannot be represented exactly")
     return value
 
@@ -179,10 +183,12 @@ class BodyLimitMiddleware:
             return
         declared = Headers(scope=scope).get("content-length")
         if declared is not None:
-            if not declared.isdigit():
+            # isdigit() alone accepts "²"; a 5,000-digit length is too large however it parses.
+            if not (declared.isascii() and declared.isdigit()):
                 await self._refuse(scope, receive, send, BadRequest("Content-Length is not a number"))
                 return
-            if int(declared) > self.max_bytes:
+            digits = declared.lstrip("0") or "0"
+            if len(digits) > len(str(self.max_bytes)) or int(digits) > self.max_bytes:
                 await self._refuse(scope, receive, send, self._too_large())
                 await _audit_too_large(scope)
                 return

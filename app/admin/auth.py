@@ -26,7 +26,7 @@ from app.admin.secret import session_secret
 from app.auth.principal import ANONYMOUS, Principal, Role
 from app.auth.service import key_service
 from app.config import Settings
-from app.errors import AppError, Forbidden
+from app.errors import AppError, Forbidden, ValidationFailed
 from app.state import runtime, settings_of
 
 COOKIE = "genebank_admin"
@@ -126,8 +126,19 @@ async def audit_refusal(
 
 
 async def verify_csrf(request: Request) -> None:
-    """Every POST carries the session's token in a hidden field; a forged cross-site form cannot know it."""
+    """Every POST carries the session's token in a hidden field; a forged cross-site form cannot know it.
+
+    A field holding U+0000 (which PostgreSQL text cannot store) is refused first, and audited.
+    """
     form = await request.form()
+    if any(
+        "\x00" in name or (isinstance(value, str) and "\x00" in value) for name, value in form.multi_items()
+    ):
+        refused = ValidationFailed(
+            "a form field contains U+0000, which cannot be stored; remove it and retry"
+        )
+        await audit_refusal(request, "admin.invalid_form", refused.status, refused.detail)
+        raise refused
     sent = form.get(CSRF_FIELD)
     expected = request.session.get("csrf")
     if not isinstance(sent, str) or not isinstance(expected, str) or not hmac.compare_digest(sent, expected):
