@@ -1,14 +1,16 @@
 """Engine and session factories, and the request's session dependency (the only commit on the API side).
 
 When the database restarts, every pooled connection dies with it. Both pools hand out only live
-connections afterwards, so the first requests after a restart do not fail:
-- the SQLAlchemy engine (ORM paths: writes, lists, the admin) pings each connection it checks out
-  (`pool_pre_ping`, one round trip on paths that cost several milliseconds anyway);
-- the psycopg read pool (fetch by id, search, key look-ups: the tuned path) looks at the socket of
-  the idle connection it hands out, which costs no round trip: a connection the server closed has
-  its goodbye (or end of file) waiting to be read. Only then does it ask the server, and when the
-  server is gone it answers 503 at once instead of letting every request wait for the pool.
-bench/fetch.py measured each choice; the figures are in `ReadPool`.
+connections afterwards, so the first requests after a restart do not fail. Each looks at the socket
+of the idle connection it is about to hand out: a connection the server closed has its goodbye (or
+end of file) waiting to be read. That costs a poll(2), 0.7 µs, where a round trip to ask the server
+(psycopg_pool's `check_connection`, SQLAlchemy's `pool_pre_ping`) cost 114-203 µs on the loaded test
+machine (bench/pool_checks.py, two runs): a checkout and fetch by id took 1.20-1.30x as long with the
+round trip, 0.85-1.00x with the socket check (noise); an engine checkout and primary-key SELECT
+1.13-1.26x with pre-ping, 0.98x with the socket check. What it cannot see is a server whose
+host vanished without closing its connections; a request then fails (503) and its connection is
+discarded. The read pool also probes the server when it finds a closed connection, and while the
+server is down answers 503 at once instead of letting every request wait for the pool.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from fastapi import Depends, Request
 from pgvector.psycopg import register_vector_async
 from psycopg import pq, sql
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
-from sqlalchemy import URL, make_url
+from sqlalchemy import URL, event, make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -57,16 +60,25 @@ def normalize_url(url: str) -> URL:
 
 
 def create_engine(url: str, settings: Settings) -> AsyncEngine:
-    return create_async_engine(
+    engine = create_async_engine(
         normalize_url(url),
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
         pool_timeout=settings.db_pool_timeout_seconds,
-        # A connection that died with a database restart is replaced before a request uses it.
-        pool_pre_ping=True,
         pool_recycle=1800,
         connect_args={"application_name": "genebank"},
     )
+    event.listen(engine.sync_engine, "checkout", _discard_if_closed_by_server)
+    return engine
+
+
+def _discard_if_closed_by_server(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    """A connection that died with a database restart is replaced before a request uses it.
+
+    Raising DisconnectionError makes the pool drop it and check out another (a new one if need be).
+    """
+    if _closed_by_server(dbapi_connection.driver_connection):
+        raise DisconnectionError("the server closed this connection")
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
@@ -122,11 +134,7 @@ def _closed_by_server(conn: psycopg.AsyncConnection[Any]) -> bool:
 
 
 class ReadPool(AsyncConnectionPool[psycopg.AsyncConnection[Any]]):
-    """The read pool, handing out live connections only, and refusing at once while the database is down.
-
-    Checking every connection with a round trip (psycopg_pool's `check=check_connection`) cost
-    fetch-by-id FIXME of its throughput in bench/fetch.py; looking at the socket costs a poll(2).
-    """
+    """The read pool, handing out live connections only, and refusing at once while the database is down."""
 
     def __init__(self, conninfo: str, **kwargs: Any) -> None:
         super().__init__(conninfo, **kwargs)
@@ -146,7 +154,7 @@ class ReadPool(AsyncConnectionPool[psycopg.AsyncConnection[Any]]):
         try:
             await conn.execute("")  # a notice or a parameter change is harmless: the connection answers
             return conn
-        except psycopg.OperationalError:
+        except psycopg.Error:
             await self.putconn(conn)  # broken: the pool replaces it
         # The server restarted (or is going away): probe it, then replace every stale connection at once.
         async with self._recovering:
@@ -185,7 +193,9 @@ class ReadPool(AsyncConnectionPool[psycopg.AsyncConnection[Any]]):
     async def _connect_once(self) -> bool:
         try:
             probe = await psycopg.AsyncConnection.connect(
-                self._probe_conninfo, connect_timeout=_PROBE_CONNECT_TIMEOUT_SECONDS
+                self._probe_conninfo,
+                connect_timeout=_PROBE_CONNECT_TIMEOUT_SECONDS,
+                application_name="genebank-probe",
             )
         except psycopg.OperationalError as exc:
             if not self.down:

@@ -5,9 +5,11 @@ look-ups), one checkout plus one fetch-by-id each, sequential, in one process:
 - `plain`: psycopg_pool as it was, no check (the first requests after a restart fail);
 - `socket`: Genebank's ReadPool, which polls the idle connection's socket (no round trip);
 - `round trip`: psycopg_pool's own `check=AsyncConnectionPool.check_connection` (an empty query).
-Engine (writes, lists, the admin): one session running one primary-key SELECT, with and without
-`pool_pre_ping`. Rounds alternate the variants so drift on a shared machine hits all alike; the
-figures are medians over rounds of the mean time per operation, and ratios to the baseline.
+Engine (writes, lists, the admin): one checkout running one primary-key SELECT, with no check,
+with Genebank's socket check (app.db.create_engine) and with SQLAlchemy's `pool_pre_ping`. And the
+two checks alone, on one idle connection. Rounds alternate the variants so drift on a shared machine
+hits all alike; the figures are medians over rounds of the mean time per operation, and ratios to
+the variant without a check.
 
     python bench/pool_checks.py [--genes 200] [--ops 3000] [--rounds 7]
 """
@@ -28,7 +30,14 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.config import Settings
-from app.db import configure_read_connection, create_read_pool, libpq_conninfo, normalize_url
+from app.db import (
+    _closed_by_server,
+    configure_read_connection,
+    create_engine,
+    create_read_pool,
+    libpq_conninfo,
+    normalize_url,
+)
 from app.genes.service import gene_service
 from app.models import Gene
 
@@ -68,7 +77,8 @@ async def main(genes: int, ops: int, rounds: int) -> None:
         for pool in pools.values():
             await pool.open(wait=True)
         engines = {
-            "no pre-ping": create_async_engine(normalize_url(url), pool_size=10),
+            "plain": create_async_engine(normalize_url(url), pool_size=10),
+            "socket": create_engine(url, settings),
             "pre-ping": create_async_engine(normalize_url(url), pool_size=10, pool_pre_ping=True),
         }
 
@@ -85,6 +95,20 @@ async def main(genes: int, ops: int, rounds: int) -> None:
                     return (await conn.execute(select(Gene.id).where(Gene.id == rng.choice(ids)))).first()
 
             return one
+
+        async with pools["plain"].connection() as idle:
+
+            async def socket_check() -> object:
+                return _closed_by_server(idle)
+
+            async def round_trip_check() -> object:
+                return await idle.execute("")
+
+            checks = {"socket": socket_check, "round trip": round_trip_check}
+            check_times: dict[str, list[float]] = {name: [] for name in checks}
+            for _ in range(rounds):
+                for name, check in checks.items():
+                    check_times[name].append(await _timed(check, ops))
 
         read_times: dict[str, list[float]] = {name: [] for name in pools}
         engine_times: dict[str, list[float]] = {name: [] for name in engines}
@@ -106,10 +130,13 @@ async def main(genes: int, ops: int, rounds: int) -> None:
     base = median(read_times["plain"])
     for name, times in read_times.items():
         print(f"  {name:<11} {median(times):>8.1f} µs/op   {median(times) / base:>5.3f} x plain")
+    print(f"the check alone, on one idle connection, {rounds} rounds x {ops} ops, medians")
+    for name, times in check_times.items():
+        print(f"  {name:<11} {median(times):>8.1f} µs/op")
     print(f"engine: checkout + primary-key SELECT, {rounds} rounds x {ops} ops, medians")
-    base = median(engine_times["no pre-ping"])
+    base = median(engine_times["plain"])
     for name, times in engine_times.items():
-        print(f"  {name:<11} {median(times):>8.1f} µs/op   {median(times) / base:>5.3f} x no pre-ping")
+        print(f"  {name:<11} {median(times):>8.1f} µs/op   {median(times) / base:>5.3f} x plain")
 
 
 if __name__ == "__main__":

@@ -160,7 +160,11 @@ class EvolutionWorker:
     async def run_one(self) -> JobResult | None:
         """Claim and process one trajectory; None when nothing is pending (or all are held)."""
         while True:
-            claim = await self._claim()
+            try:
+                claim = await self._claim()
+            except Exception as exc:
+                log.warning("could not claim a trajectory (will retry): %s", exc)
+                raise
             if claim is None:
                 return None
             started = time.monotonic()

@@ -78,7 +78,11 @@ class TrajectoryRepository:
         """Lock the oldest pending trajectory that no other transaction holds (the job's claim)."""
         stmt = (
             select(Trajectory)
-            .where(Trajectory.state == TrajectoryState.pending.value, Trajectory.attempts < max_attempts)
+            .where(
+                Trajectory.state == TrajectoryState.pending.value,
+                Trajectory.attempts < max_attempts,
+                or_(Trajectory.claimed_until.is_(None), Trajectory.claimed_until < func.now()),
+            )
             .order_by(Trajectory.received_at, Trajectory.id)
             .limit(1)
             .with_for_update(skip_locked=True)
