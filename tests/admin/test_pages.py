@@ -11,8 +11,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.admin.repository import GeneFilters
-from app.admin.service import admin_service
+from app.admin.activity.service import activity_pages
+from app.admin.genes.repository import GeneFilters
+from app.admin.genes.service import gene_pages
 from app.models import AuditEntry, GeneStatusChange
 from tests.admin.conftest import History, csrf_of
 from tests.evolution.builders import trajectory_payload
@@ -255,25 +256,25 @@ async def test_lifecycle_actions_need_a_reason_and_are_audited(
 async def test_the_gene_list_pages(session: AsyncSession, client_as: ClientAs, history: History) -> None:
     payload = publish_payload(gene=gene_doc(id="gene_another_one"))
     assert (await client_as("admin").post("/v1/genes", json=payload)).status_code == 201
-    first = await admin_service.genes(session, GeneFilters(), sort="id", descending=False, page=1, size=1)
-    second = await admin_service.genes(session, GeneFilters(), sort="id", descending=False, page=2, size=1)
+    first = await gene_pages.genes(session, GeneFilters(), sort="id", descending=False, page=1, size=1)
+    second = await gene_pages.genes(session, GeneFilters(), sort="id", descending=False, page=2, size=1)
     assert (first.page.total, first.page.pages) == (2, 2)
     assert [row[0].id for row in first.rows] == ["gene_another_one"]
     assert [row[0].id for row in second.rows] == [history.gene_id]
 
 
 async def test_feeds_page_newest_first(session: AsyncSession, history: History) -> None:
-    first = await admin_service.events(session, gene_id=history.gene_id, kind=None, cursor=None, size=1)
+    first = await activity_pages.events(session, gene_id=history.gene_id, kind=None, cursor=None, size=1)
     assert [e.new_version for e in first.events] == [2] and first.next_cursor is not None
-    second = await admin_service.events(
+    second = await activity_pages.events(
         session, gene_id=history.gene_id, kind=None, cursor=first.next_cursor, size=1
     )
     assert [e.new_version for e in second.events] == [1] and second.next_cursor is None
-    audit = await admin_service.audit_log(
+    audit = await activity_pages.audit_log(
         session, key_id=None, action=None, target=None, failed=None, cursor=None, size=2
     )
     assert len(audit.entries) == 2 and audit.next_cursor is not None
-    rest = await admin_service.audit_log(
+    rest = await activity_pages.audit_log(
         session, key_id=None, action=None, target=None, failed=None, cursor=audit.next_cursor, size=100
     )
     assert {e.id for e in rest.entries}.isdisjoint({e.id for e in audit.entries})
@@ -303,3 +304,15 @@ async def test_a_producer_with_only_runs_has_a_page_reached_by_its_quoted_link(
     assert (
         "Trajectories 1 : 1 pending" in text_of(page.text) and "No current Gene of this producer" in page.text
     )
+
+
+async def test_limit_sets_the_rows_a_page_and_the_next_page_keeps_it(
+    signed_in: httpx.AsyncClient, history: History
+) -> None:
+    html = (await signed_in.get(f"/admin/events?gene={history.gene_id}&limit=1")).text
+    assert html.count('<li id="event-') == 1
+    older = re.search(r'<a href="(/admin/events\?[^"]+)" rel="next">', html)
+    assert older is not None and "limit=1" in unescape(older.group(1))
+    rest = (await signed_in.get(unescape(older.group(1)))).text
+    assert rest.count('<li id="event-') == 1 and 'rel="next"' not in rest
+    assert (await signed_in.get("/admin/events?limit=0")).status_code == 422
