@@ -316,3 +316,19 @@ async def test_limit_sets_the_rows_a_page_and_the_next_page_keeps_it(
     rest = (await signed_in.get(unescape(older.group(1)))).text
     assert rest.count('<li id="event-') == 1 and 'rel="next"' not in rest
     assert (await signed_in.get("/admin/events?limit=0")).status_code == 422
+
+
+async def test_the_gene_page_lists_the_documents_guards_before_the_first_merge(
+    signed_in: httpx.AsyncClient, history: History
+) -> None:
+    html = (await signed_in.get(f"/admin/genes/{history.gene_id}")).text
+    guards = html[
+        html.index('<section id="guards"') : html.index("</section>", html.index('<section id="guards"'))
+    ]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", guards, re.S)[1:]
+    listed = [text_of(row) for row in rows]
+    assert len(listed) == 2
+    assert listed[0].startswith(" Do not raise the global timeout") and "published, since v1" in listed[0]
+    assert listed[1].startswith(" Never call the live API") and "published, since v2" in listed[1]
+    assert all("served" in row and "recorded at the first merge" in row for row in listed)
+    assert "guard_review" not in guards and "/guards/" not in guards  # nothing to review yet
