@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Path, Query, Request
@@ -24,6 +25,7 @@ from app.db import SessionDep
 from app.errors import AppError
 from app.schemas import CursorParam, Limit, page_size
 from app.state import runtime, settings_of
+from app.trajectories.schemas import RunFilters
 
 
 def _blank_is_none(value: Any) -> Any:
@@ -38,6 +40,8 @@ LongText = Annotated[Annotated[str, StringConstraints(max_length=2000)] | None, 
 Positive = Annotated[Annotated[int, Field(ge=1, le=2**31 - 1)] | None, BlankIsNone, Query()]
 Share = Annotated[Annotated[float, Field(ge=0, le=1)] | None, BlankIsNone, Query()]
 Status = Annotated[Literal["candidate", "promoted", "deprecated", "revoked"] | None, BlankIsNone, Query()]
+RunState = Annotated[Literal["pending", "merged", "rejected"] | None, BlankIsNone, Query()]
+Day = Annotated[date | None, BlankIsNone, Query()]
 
 public = APIRouter()
 pages = APIRouter(dependencies=[Depends(current_admin)])
@@ -47,6 +51,15 @@ login_shortcuts = APIRouter()
 def _size(request: Request, limit: int | None) -> int:
     """Rows a page: the admin's own default, or ?limit=, capped like every list's."""
     return page_size(settings_of(request), limit or PAGE_SIZE)
+
+
+def _start_of(day: date | None) -> datetime | None:
+    return None if day is None else datetime.combine(day, time.min, UTC)
+
+
+def _end_of(day: date | None) -> datetime | None:
+    """The start of the next day (None past the calendar's last one: no bound at all)."""
+    return None if day is None or day == date.max else _start_of(day + timedelta(days=1))
 
 
 def _client(request: Request) -> str | None:
@@ -243,11 +256,47 @@ async def producer_page(request: Request, session: SessionDep, model: str) -> Re
     return render(request, "producer.html", {"page": page})
 
 
+@pages.get("/keys/{key_id}", name="key_page", response_class=HTMLResponse)
+async def key_page(
+    request: Request,
+    session: SessionDep,
+    admin: AdminDep,
+    key_id: uuid.UUID,
+    state: RunState = None,
+    gene: Text = None,
+    family: Text = None,
+    since: Day = None,
+    until: Day = None,
+    cursor: CursorParam = None,
+    limit: Limit = None,
+) -> Response:
+    """A key's runs as GET /v1/trajectories shows them to that key; the days are whole UTC days."""
+    filters = RunFilters(
+        state=state,
+        gene_id=gene,
+        task_family=family,
+        since=_start_of(since),
+        until=_end_of(until),
+    )
+    page = await producer_pages.key_runs(
+        session, key_id, admin, filters, cursor=cursor, size=_size(request, limit)
+    )
+    query = {
+        "state": state,
+        "gene": gene,
+        "family": family,
+        "since": since,
+        "until": until,
+        "limit": limit,
+    }
+    return render(request, "key.html", {"page": page, "query": query})
+
+
 @pages.get("/trajectories", name="trajectories", response_class=HTMLResponse)
 async def trajectories(
     request: Request,
     session: SessionDep,
-    state: Annotated[Literal["pending", "merged", "rejected"] | None, BlankIsNone, Query()] = None,
+    state: RunState = None,
     producer: Text = None,
     gene: Text = None,
     cursor: CursorParam = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Callable
 from html import unescape
 
@@ -14,9 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.admin.activity.service import activity_pages
 from app.admin.genes.repository import GeneFilters
 from app.admin.genes.service import gene_pages
-from app.models import AuditEntry, GeneStatusChange
+from app.embeddings import EmbeddingService
+from app.models import ApiKey, AuditEntry, GeneStatusChange
 from tests.admin.conftest import History, csrf_of
-from tests.evolution.builders import trajectory_payload
+from tests.evolution.builders import FAILED_VERIFIER, trajectory_payload
+from tests.evolution.jobs import merge_next
 from tests.factories import gene_doc, publish_payload
 
 ClientAs = Callable[[str | None], httpx.AsyncClient]
@@ -332,3 +335,54 @@ async def test_the_gene_page_lists_the_documents_guards_before_the_first_merge(
     assert listed[1].startswith(" Never call the live API") and "published, since v2" in listed[1]
     assert all("served" in row and "recorded at the first merge" in row for row in listed)
     assert "guard_review" not in guards and "/guards/" not in guards  # nothing to review yet
+
+
+async def test_a_keys_page_shows_its_runs_as_the_api_does(
+    signed_in: httpx.AsyncClient,
+    client_as: ClientAs,
+    history: History,
+    session: AsyncSession,
+    embeddings: EmbeddingService,
+) -> None:
+    producer = client_as("producer")
+    task = {
+        "id": "code-0099",
+        "family": "code_generation",
+        "description": "Speed up the HTTP client's retry logic when the API answers 503",
+    }
+    sent = await producer.post(
+        "/v1/trajectories", json=trajectory_payload(task=task, verifier=FAILED_VERIFIER)
+    )
+    assert sent.status_code == 202
+    result = await merge_next(session, embeddings)
+    assert result is not None and result.state == "rejected"
+    waiting = await producer.post(
+        "/v1/trajectories", json=trajectory_payload(task={**task, "id": "code-0100"})
+    )
+    assert waiting.status_code == 202
+    key_id = await session.scalar(select(ApiKey.id).where(ApiKey.name == "test producer"))
+
+    model = text_of((await signed_in.get("/admin/producers/claude-opus-4-5")).text)
+    assert "Keys that sent its runs" in model and "test producer 1 0 1 2" in model
+    html = (await signed_in.get(f"/admin/keys/{key_id}")).text
+    assert (
+        f'href="/admin/keys/{key_id}"'
+        in (await signed_in.get(f"/admin/trajectories/{sent.json()['id']}")).text
+    )
+    page = text_of(html)
+    assert "Runs of key test producer" in page and "1 pending 0 merged 1 rejected" in page
+    api = (await producer.get("/v1/trajectories")).json()
+    assert re.findall(r'href="/admin/trajectories/([0-9a-f-]+)"', html) == [run["id"] for run in api["items"]]
+    rejected = next(run for run in api["items"] if run["state"] == "rejected")
+    assert rejected["reason"] in page
+    assert f"Closest Gene: {history.gene_id} (similarity {rejected['closest_similarity']:.2f})" in page
+
+    only = (await signed_in.get(f"/admin/keys/{key_id}?state=rejected&gene=&family=&since=&until=")).text
+    assert re.findall(r'href="/admin/trajectories/([0-9a-f-]+)"', only) == [str(result.trajectory_id)]
+    assert "1 pending 0 merged 1 rejected" in text_of(only)  # counts follow every filter but the state
+    assert "No run matches" in (await signed_in.get(f"/admin/keys/{key_id}?since=2999-01-01")).text
+    assert "No run matches" in (await signed_in.get(f"/admin/keys/{key_id}?until=2000-01-01")).text
+    assert (await signed_in.get(f"/admin/keys/{key_id}?cursor=%21")).status_code == 422
+    assert (await signed_in.get(f"/admin/keys/{key_id}?since=2026-02-30")).status_code == 422
+    assert (await signed_in.get(f"/admin/keys/{key_id}?until=9999-12-31")).status_code == 200
+    assert (await signed_in.get(f"/admin/keys/{uuid.uuid4()}")).status_code == 404

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 
 from sqlalchemy import Row, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Outcome, Trajectory
+from app.models import ApiKey, Outcome, Trajectory
 
 
 class ProducerRepository:
@@ -41,3 +42,17 @@ class ProducerRepository:
             .group_by(Trajectory.state)
         )
         return {state: count for state, count in rows.all()}
+
+    async def senders(self, producer_model: str) -> Sequence[Row[uuid.UUID, str, str, int]]:
+        """The keys that sent this model's runs: (key id, key name, state, runs), by name."""
+        stmt = (
+            select(Trajectory.submitted_by, ApiKey.name, Trajectory.state, func.count())
+            .join(ApiKey, ApiKey.id == Trajectory.submitted_by)
+            .where(Trajectory.producer_model == producer_model)
+            .group_by(Trajectory.submitted_by, ApiKey.name, Trajectory.state)
+            .order_by(ApiKey.name, Trajectory.submitted_by)
+        )
+        return (await self.session.execute(stmt)).all()
+
+    async def key(self, key_id: uuid.UUID) -> ApiKey | None:
+        return await self.session.scalar(select(ApiKey).where(ApiKey.id == key_id))

@@ -11,6 +11,7 @@ from sqlalchemy import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.admin.common import AdminNotFound, AnyRow, pretty_json
+from app.admin.genes.repository import AdminGeneRepository
 from app.admin.trajectories.repository import AdminTrajectoryRepository
 from app.models import EvolutionEvent, Trajectory
 from app.schemas import CursorCodec, CursorModel
@@ -24,6 +25,7 @@ class TrajectoryPage:
     guards: Sequence[Row[str, str, int, bool]]
     result_version: int | None
     verifier_details: str | None
+    sender: str  # the name of the key that sent it
 
 
 @dataclass
@@ -62,6 +64,7 @@ class TrajectoryPages:
             else details
             if isinstance(details, str)
             else pretty_json(details),
+            sender=await AdminGeneRepository(session).key_name(trajectory.submitted_by),
         )
 
     async def trajectories(
