@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable
+from datetime import UTC, datetime
 from html import unescape
 
 import httpx
@@ -15,10 +16,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.admin.activity.service import activity_pages
 from app.admin.genes.repository import GeneFilters
 from app.admin.genes.service import gene_pages
+from app.auth.principal import Principal, Role
 from app.embeddings import EmbeddingService
 from app.models import ApiKey, AuditEntry, GeneStatusChange
+from app.trajectories.service import trajectory_service
 from tests.admin.conftest import History, csrf_of
-from tests.evolution.builders import FAILED_VERIFIER, trajectory_payload
+from tests.evolution.builders import FAILED_VERIFIER, trajectory_in, trajectory_payload
 from tests.evolution.jobs import merge_next
 from tests.factories import gene_doc, publish_payload
 
@@ -268,11 +271,11 @@ async def test_the_gene_list_pages(session: AsyncSession, client_as: ClientAs, h
 
 async def test_feeds_page_newest_first(session: AsyncSession, history: History) -> None:
     first = await activity_pages.events(session, gene_id=history.gene_id, kind=None, cursor=None, size=1)
-    assert [e.new_version for e in first.events] == [2] and first.next_cursor is not None
+    assert [e.event.new_version for e in first.entries if e.event] == [2] and first.next_cursor is not None
     second = await activity_pages.events(
         session, gene_id=history.gene_id, kind=None, cursor=first.next_cursor, size=1
     )
-    assert [e.new_version for e in second.events] == [1] and second.next_cursor is None
+    assert [e.event.new_version for e in second.entries if e.event] == [1] and second.next_cursor is None
     audit = await activity_pages.audit_log(
         session, key_id=None, action=None, target=None, failed=None, cursor=None, size=2
     )
@@ -386,3 +389,47 @@ async def test_a_keys_page_shows_its_runs_as_the_api_does(
     assert (await signed_in.get(f"/admin/keys/{key_id}?since=2026-02-30")).status_code == 422
     assert (await signed_in.get(f"/admin/keys/{key_id}?until=9999-12-31")).status_code == 200
     assert (await signed_in.get(f"/admin/keys/{uuid.uuid4()}")).status_code == 404
+
+
+async def test_runs_that_only_add_evidence_are_grouped_and_status_reasons_are_dated(
+    signed_in: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    history: History,
+    session: AsyncSession,
+    embeddings: EmbeddingService,
+) -> None:
+    admin = await session.scalar(select(ApiKey).where(ApiKey.name == "test admin"))
+    assert admin is not None
+    owner = Principal(admin.id, admin.name, Role.admin)
+    for index in range(5):
+        task = {
+            "id": f"code-{index}",
+            "family": "code_generation",
+            "description": f"Keep test {index} offline",
+        }
+        body = trajectory_in(gene_id=history.gene_id, guards=["Never call the live API"], task=task)
+        await trajectory_service.submit(session, body, submitter=owner)
+        assert (await merge_next(session, embeddings)).state == "merged"  # type: ignore[union-attr]
+    events = (await client.get(f"/v1/genes/{history.gene_id}/events")).json()["items"]
+    # The first run reorders avoid (a new version); the other four only add evidence.
+    assert [e["new_asset_id"] == e["old_asset_id"] for e in events[-5:]] == [False, True, True, True, True]
+
+    dashboard = text_of((await signed_in.get("/admin/")).text)
+    assert dashboard.count("4 runs added evidence to 1 guard") == 1
+    assert f"{history.gene_id} v3 evidence only (4 events) v3" in dashboard
+    assert f"{history.gene_id} v3 merged v2 → v3" in dashboard
+    feed = (await signed_in.get(f"/admin/events?gene={history.gene_id}")).text
+    assert text_of(feed).count("4 runs added evidence to 1 guard") == 1
+    assert feed.count('<li class="group">') == 1 and feed.count('<ol class="feed">') == 1
+    for event in events[-4:]:
+        assert f'<li id="event-{event["id"]}">' in feed  # each grouped event is still listed
+
+    await _act(signed_in, history.gene_id, "promoted", "Verified by hand on three repositories")
+    page = text_of((await signed_in.get(f"/admin/genes/{history.gene_id}")).text)
+    change = (await client.get(f"/v1/genes/{history.gene_id}/stats")).json()["status_history"][-1]
+    recorded = datetime.fromisoformat(change["at"]).astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    assert (
+        f"Status reason Verified by hand on three repositories (recorded {recorded} by test admin, "
+        "when it became promoted: the figures of that moment; the quality now )" in page
+    )
+    assert "Quality now (lower bound)" in page

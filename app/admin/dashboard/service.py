@@ -10,11 +10,16 @@ from sqlalchemy import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.admin.activity.repository import ActivityRepository
+from app.admin.activity.service import FeedEntry, group_evidence
 from app.admin.common import AnyRow
 from app.admin.dashboard.repository import DashboardRepository
 from app.admin.trajectories.repository import AdminTrajectoryRepository
 from app.genes.repository import GeneRepository
-from app.models import EvolutionEvent, TrajectoryState
+from app.models import TrajectoryState
+
+# The dashboard lists this many recent changes, evidence-only runs of one Gene grouped; it reads up to
+# RECENT_SCAN events to fill them, so a burst of evidence on one Gene does not hide the rest.
+RECENT, RECENT_SCAN = 10, 200
 
 
 @dataclass
@@ -24,7 +29,7 @@ class Dashboard:
     trajectory_counts: dict[str, int]
     versions: int
     outcomes: int
-    recent_events: Sequence[EvolutionEvent]
+    recent_events: list[FeedEntry]
     pending: Sequence[AnyRow]
     now: datetime
     oldest_pending: datetime | None
@@ -61,9 +66,11 @@ class DashboardPage:
             trajectory_counts=await repo.trajectory_counts(),
             versions=versions,
             outcomes=outcomes,
-            recent_events=await ActivityRepository(session).events(
-                gene_id=None, kind=None, before=None, limit=10
-            ),
+            recent_events=group_evidence(
+                await ActivityRepository(session).events(
+                    gene_id=None, kind=None, before=None, limit=RECENT_SCAN
+                )
+            )[:RECENT],
             pending=await AdminTrajectoryRepository(session).trajectories(
                 state=TrajectoryState.pending.value,
                 producer_model=None,

@@ -132,6 +132,11 @@ class GenePage:
     def document(self) -> dict[str, Any]:
         return self.current.document
 
+    @property
+    def status_change(self) -> StatusChangeRead | None:
+        """The change that set the current status: its reason speaks of that moment, not of now."""
+        return next((c for c in reversed(self.stats.status_history) if c.to_status == self.gene.status), None)
+
 
 @dataclass
 class DiffPage:
