@@ -1,14 +1,16 @@
-"""The admin pages: parse the request, call the admin service, render a template. Nothing else."""
+"""The admin pages: parse the request, call the page family's service, render a template. Nothing else."""
 
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BeforeValidator, Field, StringConstraints
 
+from app.admin.activity.service import activity_pages
 from app.admin.auth import (
     AdminDep,
     CsrfChecked,
@@ -19,14 +21,20 @@ from app.admin.auth import (
     log_in,
     log_out,
 )
-from app.admin.repository import GeneFilters, GeneSort
-from app.admin.service import ACTIONS, admin_service
+from app.admin.common import PAGE_SIZE, audit_action
+from app.admin.dashboard.service import dashboard_page
+from app.admin.genes.repository import GeneFilters, GeneSort
+from app.admin.genes.service import ACTIONS, gene_pages
+from app.admin.producers.service import producer_pages
 from app.admin.tables import TABLES_PATH
 from app.admin.templating import render, url
+from app.admin.trajectories.service import trajectory_pages
 from app.auth.middleware import rate_limits
 from app.db import SessionDep
 from app.errors import AppError
+from app.schemas import CursorParam, Limit, page_size
 from app.state import runtime, settings_of
+from app.trajectories.schemas import RunFilters
 
 
 def _blank_is_none(value: Any) -> Any:
@@ -41,11 +49,26 @@ LongText = Annotated[Annotated[str, StringConstraints(max_length=2000)] | None, 
 Positive = Annotated[Annotated[int, Field(ge=1, le=2**31 - 1)] | None, BlankIsNone, Query()]
 Share = Annotated[Annotated[float, Field(ge=0, le=1)] | None, BlankIsNone, Query()]
 Status = Annotated[Literal["candidate", "promoted", "deprecated", "revoked"] | None, BlankIsNone, Query()]
-PAGE_SIZE = 25
+RunState = Annotated[Literal["pending", "merged", "rejected"] | None, BlankIsNone, Query()]
+Day = Annotated[date | None, BlankIsNone, Query()]
 
 public = APIRouter()
 pages = APIRouter(dependencies=[Depends(current_admin)])
 login_shortcuts = APIRouter()
+
+
+def _size(request: Request, limit: int | None) -> int:
+    """Rows a page: the admin's own default, or ?limit=, capped like every list's."""
+    return page_size(settings_of(request), limit or PAGE_SIZE)
+
+
+def _start_of(day: date | None) -> datetime | None:
+    return None if day is None else datetime.combine(day, time.min, UTC)
+
+
+def _end_of(day: date | None) -> datetime | None:
+    """The start of the next day (None past the calendar's last one: no bound at all)."""
+    return None if day is None or day == date.max else _start_of(day + timedelta(days=1))
 
 
 def _client(request: Request) -> str | None:
@@ -93,7 +116,7 @@ async def login_submit(
         return render(
             request, "login.html", {"next": _next_path(next_path), "error": refused.detail}, refused.status
         )
-    await admin_service.audit(
+    await audit_action(
         session,
         admin.principal,
         "admin.login",
@@ -126,7 +149,7 @@ async def tables_logout(request: Request) -> Response:
 
 @pages.get("/", name="dashboard", response_class=HTMLResponse)
 async def dashboard(request: Request, session: SessionDep) -> Response:
-    return render(request, "dashboard.html", {"page": await admin_service.dashboard(session)})
+    return render(request, "dashboard.html", {"page": await dashboard_page.dashboard(session)})
 
 
 @pages.get("/genes", name="genes", response_class=HTMLResponse)
@@ -142,6 +165,7 @@ async def genes(
     sort: Annotated[GeneSort, Query()] = "updated",
     order: Annotated[Literal["asc", "desc"], Query()] = "desc",
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    limit: Limit = None,
 ) -> Response:
     filters = GeneFilters(
         text=q,
@@ -151,8 +175,8 @@ async def genes(
         status=status,
         min_quality=min_quality,
     )
-    listing = await admin_service.genes(
-        session, filters, sort=sort, descending=order == "desc", page=page, size=PAGE_SIZE
+    listing = await gene_pages.genes(
+        session, filters, sort=sort, descending=order == "desc", page=page, size=_size(request, limit)
     )
     query = {
         "q": q,
@@ -161,6 +185,7 @@ async def genes(
         "producer": producer,
         "status": status,
         "min_quality": min_quality,
+        "limit": limit,
     }
     return render(
         request,
@@ -171,7 +196,7 @@ async def genes(
 
 @pages.get("/genes/{gene_id}", name="gene_page", response_class=HTMLResponse)
 async def gene_page(request: Request, session: SessionDep, gene_id: str) -> Response:
-    page = await admin_service.gene_page(
+    page = await gene_pages.gene_page(
         session, gene_id, settings_of(request), lambda name, **params: url(request, name, **params)
     )
     return render(request, "gene.html", {"page": page})
@@ -185,7 +210,7 @@ async def gene_diff(
     old: Annotated[Positive, Query(alias="from")] = None,
     new: Annotated[Positive, Query(alias="to")] = None,
 ) -> Response:
-    return render(request, "diff.html", {"page": await admin_service.diff(session, gene_id, old, new)})
+    return render(request, "diff.html", {"page": await gene_pages.diff(session, gene_id, old, new)})
 
 
 @pages.post("/genes/{gene_id}/status", name="gene_status", dependencies=[CsrfChecked])
@@ -197,7 +222,7 @@ async def gene_status(
     status: Annotated[str, Form(max_length=20)] = "",
     reason: Annotated[str, Form(max_length=5000)] = "",
 ) -> Response:
-    result = await admin_service.set_status(
+    result = await gene_pages.set_status(
         session, gene_id, status, reason, admin, client=_client(request), path=request.url.path
     )
     flash(request, result.message, "success" if result.ok else "error")
@@ -214,7 +239,7 @@ async def guard_review(
     decision: Annotated[str, Form(max_length=20)] = "",
     note: Annotated[str, Form(max_length=5000)] = "",
 ) -> Response:
-    result = await admin_service.review_guard(
+    result = await gene_pages.review_guard(
         session,
         gene_id,
         guard_id,
@@ -231,41 +256,78 @@ async def guard_review(
 
 @pages.get("/producers", name="producers", response_class=HTMLResponse)
 async def producers(request: Request, session: SessionDep) -> Response:
-    rows = await admin_service.producers(session, settings_of(request))
+    rows = await producer_pages.producers(session, settings_of(request))
     return render(request, "producers.html", {"rows": rows})
 
 
 @pages.get("/producers/{model:path}", name="producer_page", response_class=HTMLResponse)
 async def producer_page(request: Request, session: SessionDep, model: str) -> Response:
-    page = await admin_service.producer(session, model, settings_of(request))
+    page = await producer_pages.producer(session, model, settings_of(request))
     return render(request, "producer.html", {"page": page})
+
+
+@pages.get("/keys/{key_id}", name="key_page", response_class=HTMLResponse)
+async def key_page(
+    request: Request,
+    session: SessionDep,
+    admin: AdminDep,
+    key_id: uuid.UUID,
+    state: RunState = None,
+    gene: Text = None,
+    family: Text = None,
+    since: Day = None,
+    until: Day = None,
+    cursor: CursorParam = None,
+    limit: Limit = None,
+) -> Response:
+    """A key's runs as GET /v1/trajectories shows them to that key; the days are whole UTC days."""
+    filters = RunFilters(
+        state=state,
+        gene_id=gene,
+        task_family=family,
+        since=_start_of(since),
+        until=_end_of(until),
+    )
+    page = await producer_pages.key_runs(
+        session, key_id, admin, filters, cursor=cursor, size=_size(request, limit)
+    )
+    query = {
+        "state": state,
+        "gene": gene,
+        "family": family,
+        "since": since,
+        "until": until,
+        "limit": limit,
+    }
+    return render(request, "key.html", {"page": page, "query": query})
 
 
 @pages.get("/trajectories", name="trajectories", response_class=HTMLResponse)
 async def trajectories(
     request: Request,
     session: SessionDep,
-    state: Annotated[Literal["pending", "merged", "rejected"] | None, BlankIsNone, Query()] = None,
+    state: RunState = None,
     producer: Text = None,
     gene: Text = None,
-    cursor: LongText = None,
+    cursor: CursorParam = None,
+    limit: Limit = None,
 ) -> Response:
-    listing = await admin_service.trajectories(
+    listing = await trajectory_pages.trajectories(
         session,
         state=state,
         producer_model=producer,
         gene_id=gene,
         cursor=cursor,
-        size=PAGE_SIZE,
+        size=_size(request, limit),
     )
-    query = {"state": state, "producer": producer, "gene": gene}
+    query = {"state": state, "producer": producer, "gene": gene, "limit": limit}
     return render(request, "trajectories.html", {"listing": listing, "query": query})
 
 
 @pages.get("/trajectories/{trajectory_id}", name="trajectory_page", response_class=HTMLResponse)
 async def trajectory_page(request: Request, session: SessionDep, trajectory_id: uuid.UUID) -> Response:
     return render(
-        request, "trajectory.html", {"page": await admin_service.trajectory(session, trajectory_id)}
+        request, "trajectory.html", {"page": await trajectory_pages.trajectory(session, trajectory_id)}
     )
 
 
@@ -275,10 +337,14 @@ async def events(
     session: SessionDep,
     gene: Text = None,
     kind: Annotated[Literal["published", "founded", "merged"] | None, BlankIsNone, Query()] = None,
-    cursor: LongText = None,
+    cursor: CursorParam = None,
+    limit: Limit = None,
 ) -> Response:
-    feed = await admin_service.events(session, gene_id=gene, kind=kind, cursor=cursor, size=PAGE_SIZE)
-    return render(request, "events.html", {"feed": feed, "query": {"gene": gene, "kind": kind}})
+    feed = await activity_pages.events(
+        session, gene_id=gene, kind=kind, cursor=cursor, size=_size(request, limit)
+    )
+    query = {"gene": gene, "kind": kind, "limit": limit}
+    return render(request, "events.html", {"feed": feed, "query": query})
 
 
 @pages.get("/audit", name="audit", response_class=HTMLResponse)
@@ -289,16 +355,17 @@ async def audit(
     action: Text = None,
     target: LongText = None,
     outcome: Annotated[Literal["failed", "succeeded"] | None, BlankIsNone, Query()] = None,
-    cursor: LongText = None,
+    cursor: CursorParam = None,
+    limit: Limit = None,
 ) -> Response:
-    listing = await admin_service.audit_log(
+    listing = await activity_pages.audit_log(
         session,
         key_id=key,
         action=action,
         target=target,
         failed=None if outcome is None else outcome == "failed",
         cursor=cursor,
-        size=PAGE_SIZE,
+        size=_size(request, limit),
     )
-    query = {"key": key, "action": action, "target": target, "outcome": outcome}
+    query = {"key": key, "action": action, "target": target, "outcome": outcome, "limit": limit}
     return render(request, "audit.html", {"listing": listing, "query": query})

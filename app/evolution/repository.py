@@ -10,8 +10,8 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Row, case, func, insert, select, text, union_all, update
-from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy import Row, case, func, insert, select, text, true, union_all, update
+from sqlalchemy.dialects.postgresql import aggregate_order_by, distinct_on
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
@@ -288,3 +288,38 @@ class EvolutionRepository:
             .order_by(state_order, Guard.evidence_count.desc(), Guard.last_seen_at.desc(), Guard.id)
         )
         return (await self.session.execute(stmt)).all()
+
+    async def served_guards(self, gene: Gene) -> Row[Any, uuid.UUID, str | None, datetime]:
+        """The current version's `avoid` (JSON), its publisher (id, name) and since when it is current."""
+        publisher = select(ApiKey.name).where(ApiKey.id == GeneVersion.published_by).scalar_subquery()
+        stmt = select(
+            GeneVersion.document["avoid"], GeneVersion.published_by, publisher, GeneVersion.valid_from
+        ).where(GeneVersion.gene_id == gene.id, GeneVersion.version == gene.current_version)
+        return (await self.session.execute(stmt)).one()
+
+    async def guard_origins(self, gene_id: str) -> dict[str, tuple[int, str | None, datetime]]:
+        """For each guard text a version of the Gene ever served: the first such version, the kind of
+        the event that wrote it (None for none) and when it was written."""
+        guard = func.jsonb_array_elements_text(GeneVersion.document["avoid"]).table_valued("value")
+        lateral = guard.lateral("guard")
+        kind = (
+            select(EvolutionEvent.kind)
+            .where(
+                EvolutionEvent.gene_id == GeneVersion.gene_id,
+                EvolutionEvent.new_version == GeneVersion.version,
+                EvolutionEvent.old_version.is_distinct_from(GeneVersion.version),
+            )
+            .order_by(EvolutionEvent.id)
+            .limit(1)
+            .scalar_subquery()
+        )
+        stmt = (
+            select(lateral.c.value, GeneVersion.version, kind, GeneVersion.created_at)
+            .select_from(GeneVersion)
+            .join(lateral, true())
+            .where(GeneVersion.gene_id == gene_id)
+            .ext(distinct_on(lateral.c.value))
+            .order_by(lateral.c.value, GeneVersion.version)
+        )
+        rows = (await self.session.execute(stmt)).all()
+        return {value: (version, kind, created) for value, version, kind, created in rows}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
@@ -67,14 +67,30 @@ class Backer(BaseModel):
 
 
 class GuardRead(BaseModel):
-    id: int
+    id: int | None = Field(
+        description="the guard's id (to approve or reject it); null for a guard of the document the worker "
+        "has not recorded yet (a published Gene before its first merge)"
+    )
     text: str
+    origin: Literal["published", "trajectory"] = Field(
+        description="published: it came with a version published through POST /v1/genes (the document's "
+        "own); trajectory: a run's guard, merged by the worker"
+    )
+    since_version: int | None = Field(
+        description="the first version whose `avoid` carried it (null if never served)"
+    )
     state: str = Field(
         description="active (may be served), proposed (waits for backing or a human) or rejected"
     )
-    evidence: int = Field(description="trajectories that carried this guard (or a paraphrase of it)")
+    evidence: int = Field(
+        description="what the worker ranks guards by: the runs that carried this guard (or a paraphrase of "
+        "it), plus one for the published document that carried it once the worker has recorded it; 0 for "
+        "a document's guard before the first merge"
+    )
     kept: bool = Field(description="in the current document's `avoid` list")
-    trajectories: int = Field(description="linked trajectories (a guard from a published document has none)")
+    trajectories: int = Field(
+        description="linked trajectories: the merge evidence (a guard from a published document has none)"
+    )
     backers: list[Backer] = Field(
         description="distinct keys behind the guard: the senders of its runs, or the publisher of the "
         "document that carried it"

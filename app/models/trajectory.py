@@ -48,6 +48,16 @@ class Trajectory(Base):
             "id",
             postgresql_where=text("state = 'pending'"),
         ),
+        # A producer's runs, newest first (GET /v1/trajectories), and its counts per state from the
+        # index alone: bench/trajectory_list.py measured pages 24-34x and counts 5x faster for a key
+        # with 50,000 runs.
+        Index(
+            "ix_trajectories_submitted_by_received",
+            "submitted_by",
+            "received_at",
+            "id",
+            postgresql_include=["state"],
+        ),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)

@@ -3,19 +3,65 @@
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
 from psycopg import sql
-from sqlalchemy import Row, func, or_, select, update
+from sqlalchemy import ColumnElement, Row, func, literal, or_, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import load_only
 
 from app.models import Trajectory, TrajectoryKey, TrajectoryState
+from app.trajectories.schemas import RunFilters
 
 # LISTEN/NOTIFY channel: POST /v1/trajectories notifies it, the workers listen.
 CHANNEL = "genebank_trajectories"
+# What a list of runs shows of each (TrajectoryRead): never the steps, the largest column by far.
+_LISTED = (
+    Trajectory.id,
+    Trajectory.state,
+    Trajectory.state_reason,
+    Trajectory.result_gene_id,
+    Trajectory.result_asset_id,
+    Trajectory.route_gene_id,
+    Trajectory.route_similarity,
+    Trajectory.task_id,
+    Trajectory.task_family,
+    Trajectory.task_description,
+    Trajectory.producer_model,
+    Trajectory.producer_agent,
+    Trajectory.verifier_passed,
+    Trajectory.redaction_count,
+    Trajectory.received_at,
+    Trajectory.processed_at,
+)
+
+
+def _run_conditions(filters: RunFilters) -> list[ColumnElement[bool]]:
+    """Every filter but the state (the counts per state share them)."""
+    conditions: list[ColumnElement[bool]] = []
+    if filters.key_id is not None:
+        conditions.append(Trajectory.submitted_by == filters.key_id)
+    if filters.gene_id is not None:
+        gene = filters.gene_id
+        # A run's Gene: the one it was merged into, the one it named, or the closest one it was compared with.
+        conditions.append(
+            or_(
+                Trajectory.result_gene_id == gene,
+                Trajectory.target_gene_id == gene,
+                Trajectory.route_gene_id == gene,
+            )
+        )
+    if filters.task_family is not None:
+        conditions.append(Trajectory.task_family == filters.task_family)
+    if filters.since is not None:
+        conditions.append(Trajectory.received_at >= filters.since)
+    if filters.until is not None:
+        conditions.append(Trajectory.received_at < filters.until)
+    return conditions
 
 
 async def listen(conn: psycopg.AsyncConnection[Any]) -> None:
@@ -77,6 +123,26 @@ class TrajectoryRepository:
         )
         assert state is not None
         return state
+
+    async def runs(
+        self, filters: RunFilters, *, before: tuple[datetime, uuid.UUID] | None, limit: int
+    ) -> Sequence[Trajectory]:
+        """Newest first; `before` is where the previous page ended (received_at, id)."""
+        stmt = select(Trajectory).options(load_only(*_LISTED)).where(*_run_conditions(filters))
+        if filters.state is not None:
+            stmt = stmt.where(Trajectory.state == filters.state)
+        if before is not None:
+            bound = tuple_(literal(before[0]), literal(before[1]))
+            stmt = stmt.where(tuple_(Trajectory.received_at, Trajectory.id) < bound)
+        stmt = stmt.order_by(Trajectory.received_at.desc(), Trajectory.id.desc()).limit(limit)
+        return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
+
+    async def state_counts(self, filters: RunFilters) -> dict[str, int]:
+        """Runs per state under the filters, the state filter aside."""
+        stmt = (
+            select(Trajectory.state, func.count()).where(*_run_conditions(filters)).group_by(Trajectory.state)
+        )
+        return {state: count for state, count in (await self.session.execute(stmt)).all()}
 
     async def key(self, key: str) -> TrajectoryKey | None:
         return await self.session.get(TrajectoryKey, key)

@@ -5,15 +5,25 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi import status as http
 from fastapi.responses import JSONResponse
+from pydantic import AwareDatetime
 
 from app.auth.dependencies import ProducerKey
 from app.db import SessionDep
+from app.gep.document import GENE_ID_PATTERN
 from app.jsonbody import JSONRoute
-from app.state import runtime
-from app.trajectories.schemas import TrajectoryAccepted, TrajectoryIn, TrajectoryRead
+from app.schemas import CursorParam, Limit, TaskFamily, page_size
+from app.state import runtime, settings_of
+from app.trajectories.schemas import (
+    RunFilters,
+    TrajectoryAccepted,
+    TrajectoryIn,
+    TrajectoryPage,
+    TrajectoryRead,
+    TrajectoryStateName,
+)
 from app.trajectories.service import trajectory_service
 
 router = APIRouter(prefix="/v1/trajectories", tags=["trajectories"], route_class=JSONRoute)
@@ -51,6 +61,41 @@ async def submit_trajectory(
     location = str(request.url_for("get_trajectory", trajectory_id=submitted.id).path)
     return JSONResponse(
         answer.model_dump(mode="json"), status_code=http.HTTP_202_ACCEPTED, headers={"Location": location}
+    )
+
+
+@router.get("", response_model=TrajectoryPage)
+async def list_trajectories(
+    session: SessionDep,
+    request: Request,
+    producer: ProducerKey,
+    state: Annotated[TrajectoryStateName | None, Query()] = None,
+    gene_id: Annotated[
+        str | None,
+        Query(
+            pattern=GENE_ID_PATTERN,
+            description="runs merged into this Gene, sent for it (gene_id), or compared with it when routed",
+        ),
+    ] = None,
+    task_family: Annotated[TaskFamily | None, Query()] = None,
+    since: Annotated[AwareDatetime | None, Query(description="received at or after (RFC 3339)")] = None,
+    until: Annotated[AwareDatetime | None, Query(description="received before (RFC 3339)")] = None,
+    key_id: Annotated[uuid.UUID | None, Query(description="admins: the runs of this key only")] = None,
+    limit: Limit = None,
+    cursor: CursorParam = None,
+) -> TrajectoryPage:
+    """Your runs, newest first, with how many are pending, merged and rejected under the same filters.
+
+    A rejected run says why (`reason`) and, when the worker compared it with a Gene, which one was
+    closest and how close (`closest_gene_id`, `closest_similarity`): name that Gene as `gene_id` when
+    sending the run again if it belongs there. Runs are private to their key: a producer lists its
+    own; an admin lists every key's, or one key's with `key_id`.
+    """
+    filters = RunFilters(
+        key_id=key_id, state=state, gene_id=gene_id, task_family=task_family, since=since, until=until
+    )
+    return await trajectory_service.list_runs(
+        session, producer, filters, limit=page_size(settings_of(request), limit), cursor=cursor
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -18,7 +19,7 @@ from app.gep.document import (
     ValidationCommands,
 )
 from app.gep.document import NotBlank as NotBlankText
-from app.schemas import Cost, Name, Step, StrictModel, TaskRef, Verifier
+from app.schemas import Cost, CursorModel, Name, Step, StrictModel, TaskRef, Verifier
 
 # A guard is one compact warning; GEP keeps anti-patterns short, and so does the Gene's `avoid` list.
 GUARD_MAX_CHARS = 200
@@ -92,6 +93,40 @@ class TrajectoryRead(BaseModel):
     redactions: int = Field(description="secrets replaced by [REDACTED] before storage")
     received_at: datetime
     processed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class RunFilters:
+    """Which runs a list shows; `key_id` None means every key's (an admin's list)."""
+
+    key_id: uuid.UUID | None = None
+    state: TrajectoryStateName | None = None
+    gene_id: str | None = None
+    task_family: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+class RunCursor(CursorModel):
+    """Where a page of runs (newest first) ended."""
+
+    received_at: datetime
+    id: uuid.UUID
+
+
+class StateCounts(BaseModel):
+    pending: int = 0
+    merged: int = 0
+    rejected: int = 0
+
+
+class TrajectoryPage(BaseModel):
+    items: list[TrajectoryRead] = Field(description="newest first")
+    counts: StateCounts = Field(
+        description="runs in each state under the same filters, `state` aside: what is still pending, "
+        "what was merged, what was rejected"
+    )
+    next_cursor: str | None
 
 
 def draft_dict(draft: GeneDraft | None) -> dict[str, Any] | None:

@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import SYSTEM, Principal, Role
 from app.cpu import THREADS, CpuPool
-from app.errors import NotFound, ValidationFailed
+from app.errors import Forbidden, NotFound, ValidationFailed
 from app.models import Trajectory, TrajectoryState
-from app.schemas import TaskRef
+from app.schemas import CursorCodec, TaskRef
 from app.trajectories.content import text_size, trajectory_values
 from app.trajectories.repository import TrajectoryRepository
-from app.trajectories.schemas import Producer, TrajectoryIn, TrajectoryRead, draft_dict
+from app.trajectories.schemas import (
+    Producer,
+    RunCursor,
+    RunFilters,
+    StateCounts,
+    TrajectoryIn,
+    TrajectoryPage,
+    TrajectoryRead,
+    draft_dict,
+)
+
+RUN_CURSOR = CursorCodec(RunCursor)
 
 
 class TrajectoryNotFound(NotFound):
@@ -100,6 +111,42 @@ class TrajectoryService:
         if trajectory is None:
             raise TrajectoryNotFound(f"no trajectory with id {trajectory_id}")
         return self.read_model(trajectory)
+
+    async def list_runs(
+        self,
+        session: AsyncSession,
+        reader: Principal,
+        filters: RunFilters,
+        *,
+        limit: int,
+        cursor: str | None,
+    ) -> TrajectoryPage:
+        """A producer's own runs, newest first, with the counts per state; an admin's of any key.
+
+        Runs are private to their key, so a producer never names another key: it always lists its own.
+        """
+        if reader.at_least(Role.admin):
+            scoped = filters
+        elif filters.key_id not in (None, reader.key_id):
+            raise Forbidden("a producer key lists its own runs; only an admin lists another key's")
+        else:
+            assert reader.key_id is not None
+            scoped = replace(filters, key_id=reader.key_id)
+        if scoped.since is not None and scoped.until is not None and scoped.since >= scoped.until:
+            raise ValidationFailed("since must be before until")
+        position = RUN_CURSOR.decode(cursor)
+        repo = TrajectoryRepository(session)
+        rows = await repo.runs(
+            scoped, before=(position.received_at, position.id) if position else None, limit=limit + 1
+        )
+        page, next_cursor = RUN_CURSOR.page(
+            rows, limit, lambda row: RunCursor(received_at=row.received_at, id=row.id)
+        )
+        return TrajectoryPage(
+            items=[self.read_model(row) for row in page],
+            counts=StateCounts(**await repo.state_counts(scoped)),
+            next_cursor=next_cursor,
+        )
 
     @staticmethod
     def read_model(trajectory: Trajectory) -> TrajectoryRead:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Callable
+from datetime import UTC, datetime
 from html import unescape
 
 import httpx
@@ -11,11 +13,16 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.admin.repository import GeneFilters
-from app.admin.service import admin_service
-from app.models import AuditEntry, GeneStatusChange
+from app.admin.activity.service import activity_pages
+from app.admin.genes.repository import GeneFilters
+from app.admin.genes.service import gene_pages
+from app.auth.principal import Principal, Role
+from app.embeddings import EmbeddingService
+from app.models import ApiKey, AuditEntry, GeneStatusChange
+from app.trajectories.service import trajectory_service
 from tests.admin.conftest import History, csrf_of
-from tests.evolution.builders import trajectory_payload
+from tests.evolution.builders import FAILED_VERIFIER, trajectory_in, trajectory_payload
+from tests.evolution.jobs import merge_next
 from tests.factories import gene_doc, publish_payload
 
 ClientAs = Callable[[str | None], httpx.AsyncClient]
@@ -255,25 +262,25 @@ async def test_lifecycle_actions_need_a_reason_and_are_audited(
 async def test_the_gene_list_pages(session: AsyncSession, client_as: ClientAs, history: History) -> None:
     payload = publish_payload(gene=gene_doc(id="gene_another_one"))
     assert (await client_as("admin").post("/v1/genes", json=payload)).status_code == 201
-    first = await admin_service.genes(session, GeneFilters(), sort="id", descending=False, page=1, size=1)
-    second = await admin_service.genes(session, GeneFilters(), sort="id", descending=False, page=2, size=1)
+    first = await gene_pages.genes(session, GeneFilters(), sort="id", descending=False, page=1, size=1)
+    second = await gene_pages.genes(session, GeneFilters(), sort="id", descending=False, page=2, size=1)
     assert (first.page.total, first.page.pages) == (2, 2)
     assert [row[0].id for row in first.rows] == ["gene_another_one"]
     assert [row[0].id for row in second.rows] == [history.gene_id]
 
 
 async def test_feeds_page_newest_first(session: AsyncSession, history: History) -> None:
-    first = await admin_service.events(session, gene_id=history.gene_id, kind=None, cursor=None, size=1)
-    assert [e.new_version for e in first.events] == [2] and first.next_cursor is not None
-    second = await admin_service.events(
+    first = await activity_pages.events(session, gene_id=history.gene_id, kind=None, cursor=None, size=1)
+    assert [e.event.new_version for e in first.entries if e.event] == [2] and first.next_cursor is not None
+    second = await activity_pages.events(
         session, gene_id=history.gene_id, kind=None, cursor=first.next_cursor, size=1
     )
-    assert [e.new_version for e in second.events] == [1] and second.next_cursor is None
-    audit = await admin_service.audit_log(
+    assert [e.event.new_version for e in second.entries if e.event] == [1] and second.next_cursor is None
+    audit = await activity_pages.audit_log(
         session, key_id=None, action=None, target=None, failed=None, cursor=None, size=2
     )
     assert len(audit.entries) == 2 and audit.next_cursor is not None
-    rest = await admin_service.audit_log(
+    rest = await activity_pages.audit_log(
         session, key_id=None, action=None, target=None, failed=None, cursor=audit.next_cursor, size=100
     )
     assert {e.id for e in rest.entries}.isdisjoint({e.id for e in audit.entries})
@@ -303,3 +310,126 @@ async def test_a_producer_with_only_runs_has_a_page_reached_by_its_quoted_link(
     assert (
         "Trajectories 1 : 1 pending" in text_of(page.text) and "No current Gene of this producer" in page.text
     )
+
+
+async def test_limit_sets_the_rows_a_page_and_the_next_page_keeps_it(
+    signed_in: httpx.AsyncClient, history: History
+) -> None:
+    html = (await signed_in.get(f"/admin/events?gene={history.gene_id}&limit=1")).text
+    assert html.count('<li id="event-') == 1
+    older = re.search(r'<a href="(/admin/events\?[^"]+)" rel="next">', html)
+    assert older is not None and "limit=1" in unescape(older.group(1))
+    rest = (await signed_in.get(unescape(older.group(1)))).text
+    assert rest.count('<li id="event-') == 1 and 'rel="next"' not in rest
+    assert (await signed_in.get("/admin/events?limit=0")).status_code == 422
+
+
+async def test_the_gene_page_lists_the_documents_guards_before_the_first_merge(
+    signed_in: httpx.AsyncClient, history: History
+) -> None:
+    html = (await signed_in.get(f"/admin/genes/{history.gene_id}")).text
+    guards = html[
+        html.index('<section id="guards"') : html.index("</section>", html.index('<section id="guards"'))
+    ]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", guards, re.S)[1:]
+    listed = [text_of(row) for row in rows]
+    assert len(listed) == 2
+    assert listed[0].startswith(" Do not raise the global timeout") and "published, since v1" in listed[0]
+    assert listed[1].startswith(" Never call the live API") and "published, since v2" in listed[1]
+    assert all("served" in row and "recorded at the first merge" in row for row in listed)
+    assert "guard_review" not in guards and "/guards/" not in guards  # nothing to review yet
+
+
+async def test_a_keys_page_shows_its_runs_as_the_api_does(
+    signed_in: httpx.AsyncClient,
+    client_as: ClientAs,
+    history: History,
+    session: AsyncSession,
+    embeddings: EmbeddingService,
+) -> None:
+    producer = client_as("producer")
+    task = {
+        "id": "code-0099",
+        "family": "code_generation",
+        "description": "Speed up the HTTP client's retry logic when the API answers 503",
+    }
+    sent = await producer.post(
+        "/v1/trajectories", json=trajectory_payload(task=task, verifier=FAILED_VERIFIER)
+    )
+    assert sent.status_code == 202
+    result = await merge_next(session, embeddings)
+    assert result is not None and result.state == "rejected"
+    waiting = await producer.post(
+        "/v1/trajectories", json=trajectory_payload(task={**task, "id": "code-0100"})
+    )
+    assert waiting.status_code == 202
+    key_id = await session.scalar(select(ApiKey.id).where(ApiKey.name == "test producer"))
+
+    model = text_of((await signed_in.get("/admin/producers/claude-opus-4-5")).text)
+    assert "Keys that sent its runs" in model and "test producer 1 0 1 2" in model
+    html = (await signed_in.get(f"/admin/keys/{key_id}")).text
+    assert (
+        f'href="/admin/keys/{key_id}"'
+        in (await signed_in.get(f"/admin/trajectories/{sent.json()['id']}")).text
+    )
+    page = text_of(html)
+    assert "Runs of key test producer" in page and "1 pending 0 merged 1 rejected" in page
+    api = (await producer.get("/v1/trajectories")).json()
+    assert re.findall(r'href="/admin/trajectories/([0-9a-f-]+)"', html) == [run["id"] for run in api["items"]]
+    rejected = next(run for run in api["items"] if run["state"] == "rejected")
+    assert rejected["reason"] in page
+    assert f"Closest Gene: {history.gene_id} (similarity {rejected['closest_similarity']:.2f})" in page
+
+    only = (await signed_in.get(f"/admin/keys/{key_id}?state=rejected&gene=&family=&since=&until=")).text
+    assert re.findall(r'href="/admin/trajectories/([0-9a-f-]+)"', only) == [str(result.trajectory_id)]
+    assert "1 pending 0 merged 1 rejected" in text_of(only)  # counts follow every filter but the state
+    assert "No run matches" in (await signed_in.get(f"/admin/keys/{key_id}?since=2999-01-01")).text
+    assert "No run matches" in (await signed_in.get(f"/admin/keys/{key_id}?until=2000-01-01")).text
+    assert (await signed_in.get(f"/admin/keys/{key_id}?cursor=%21")).status_code == 422
+    assert (await signed_in.get(f"/admin/keys/{key_id}?since=2026-02-30")).status_code == 422
+    assert (await signed_in.get(f"/admin/keys/{key_id}?until=9999-12-31")).status_code == 200
+    assert (await signed_in.get(f"/admin/keys/{uuid.uuid4()}")).status_code == 404
+
+
+async def test_runs_that_only_add_evidence_are_grouped_and_status_reasons_are_dated(
+    signed_in: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    history: History,
+    session: AsyncSession,
+    embeddings: EmbeddingService,
+) -> None:
+    admin = await session.scalar(select(ApiKey).where(ApiKey.name == "test admin"))
+    assert admin is not None
+    owner = Principal(admin.id, admin.name, Role.admin)
+    for index in range(5):
+        task = {
+            "id": f"code-{index}",
+            "family": "code_generation",
+            "description": f"Keep test {index} offline",
+        }
+        body = trajectory_in(gene_id=history.gene_id, guards=["Never call the live API"], task=task)
+        await trajectory_service.submit(session, body, submitter=owner)
+        assert (await merge_next(session, embeddings)).state == "merged"  # type: ignore[union-attr]
+    events = (await client.get(f"/v1/genes/{history.gene_id}/events")).json()["items"]
+    # The first run reorders avoid (a new version); the other four only add evidence.
+    assert [e["new_asset_id"] == e["old_asset_id"] for e in events[-5:]] == [False, True, True, True, True]
+
+    dashboard = text_of((await signed_in.get("/admin/")).text)
+    assert dashboard.count("4 runs added evidence to 1 guard") == 1
+    assert f"{history.gene_id} v3 evidence only (4 events) v3" in dashboard
+    assert f"{history.gene_id} v3 merged v2 → v3" in dashboard
+    feed = (await signed_in.get(f"/admin/events?gene={history.gene_id}")).text
+    assert text_of(feed).count("4 runs added evidence to 1 guard") == 1
+    assert feed.count('<li class="group">') == 1 and feed.count('<ol class="feed">') == 1
+    for event in events[-4:]:
+        assert f'<li id="event-{event["id"]}">' in feed  # each grouped event is still listed
+
+    await _act(signed_in, history.gene_id, "promoted", "Verified by hand on three repositories")
+    page = text_of((await signed_in.get(f"/admin/genes/{history.gene_id}")).text)
+    change = (await client.get(f"/v1/genes/{history.gene_id}/stats")).json()["status_history"][-1]
+    recorded = datetime.fromisoformat(change["at"]).astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    assert (
+        f"Status reason Verified by hand on three repositories (recorded {recorded} by test admin, "
+        "when it became promoted: the figures of that moment; the quality now )" in page
+    )
+    assert "Quality now (lower bound)" in page

@@ -100,6 +100,11 @@ CALLS = [
     ),
     Call(
         "GET",
+        "/v1/trajectories",
+        {"anonymous": 401, "consumer": 403, "producer": 200, "admin": 200, "revoked": 401},
+    ),
+    Call(
+        "GET",
         "/v1/trajectories/{trajectory_id}",
         {"anonymous": 401, "consumer": 403, "producer": 200, "admin": 200, "revoked": 401},
     ),

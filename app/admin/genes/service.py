@@ -1,21 +1,30 @@
-"""What each admin page shows, assembled from the domain services and repositories. Never commits."""
+"""The Gene pages: the sortable list, one Gene (lineage, outcomes, versions, guards), the diff of two
+versions, and the two actions taken there (a status change, a guard review), each audited."""
 
 from __future__ import annotations
 
 import json
-import math
-import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.admin.activity.repository import ActivityRepository
 from app.admin.auth import AdminUser
+from app.admin.common import (
+    REASON_MAX,
+    REASON_MIN,
+    ActionResult,
+    AdminNotFound,
+    AnyRow,
+    Href,
+    Page,
+    audit_action,
+    pretty_json,
+)
 from app.admin.diff import DocumentDiff, diff_documents
-from app.admin.repository import AdminRepository, AnyRow, GeneFilters, GeneSort
+from app.admin.genes.repository import AdminGeneRepository, GeneFilters, GeneSort
 from app.admin.svg import (
     Chart,
     DayCount,
@@ -28,32 +37,20 @@ from app.admin.svg import (
     per_consumer_model,
     success_over_time,
 )
-from app.auth.principal import Principal
-from app.auth.schemas import AuditRead
-from app.auth.service import key_service
+from app.admin.trajectories.repository import AdminTrajectoryRepository
 from app.config import Settings
 from app.embeddings import EmbeddingService
-from app.errors import AppError, NotFound
+from app.errors import AppError
 from app.evolution.repository import EvolutionRepository
 from app.evolution.schemas import GuardRead
 from app.evolution.service import evolution_service
 from app.evolution.timeline import guard_reads
 from app.genes.repository import GeneRepository
-from app.models import (
-    ApiKey,
-    EvolutionEvent,
-    Gene,
-    GeneStatus,
-    GeneVersion,
-    Trajectory,
-    TrajectoryState,
-)
+from app.models import EvolutionEvent, Gene, GeneStatus, GeneVersion
 from app.outcomes.lifecycle import MANUAL_SOURCES, lifecycle_service
-from app.outcomes.quality import Evidence, reputation
 from app.outcomes.repository import OutcomeRepository
-from app.outcomes.schemas import CostRead, ProducerRead, QualityRead, StatusChangeRead, UsageRead
+from app.outcomes.schemas import CostRead, QualityRead, StatusChangeRead, UsageRead
 from app.outcomes.service import outcome_service
-from app.schemas import CursorCodec, CursorModel
 
 # Lifecycle actions offered on a Gene page, in this order; revocation is final.
 ACTIONS = {
@@ -62,61 +59,10 @@ ACTIONS = {
     GeneStatus.candidate.value: "Return to candidate",
     GeneStatus.revoked.value: "Revoke (final)",
 }
-REASON_MIN, REASON_MAX = 3, 1000
 SET_STATUS_ACTION = "admin.set_status"
 REVIEW_GUARD_ACTION = "admin.review_guard"
 # A Gene page draws at most this many versions; longer lineages link to the versions beyond.
 MAX_VERSIONS = 200
-
-Href = Callable[..., str]
-
-
-class AdminNotFound(NotFound):
-    code = "not-found"
-    title = "Not found"
-
-
-@dataclass(frozen=True)
-class Page:
-    """Offset pagination for sortable tables."""
-
-    number: int
-    size: int
-    total: int
-
-    @property
-    def pages(self) -> int:
-        return max(1, math.ceil(self.total / self.size))
-
-    @property
-    def offset(self) -> int:
-        return (self.number - 1) * self.size
-
-
-@dataclass
-class Dashboard:
-    status_counts: dict[str, int]
-    families: list[tuple[str, dict[str, int], int]]
-    trajectory_counts: dict[str, int]
-    versions: int
-    outcomes: int
-    recent_events: Sequence[EvolutionEvent]
-    pending: Sequence[AnyRow]
-    now: datetime
-    oldest_pending: datetime | None
-    last_merge: datetime | None
-
-    @property
-    def genes(self) -> int:
-        return sum(self.status_counts.values())
-
-    @property
-    def pending_age_seconds(self) -> float | None:
-        return (self.now - self.oldest_pending).total_seconds() if self.oldest_pending else None
-
-    @property
-    def last_merge_age_seconds(self) -> float | None:
-        return (self.now - self.last_merge).total_seconds() if self.last_merge else None
 
 
 @dataclass
@@ -186,6 +132,11 @@ class GenePage:
     def document(self) -> dict[str, Any]:
         return self.current.document
 
+    @property
+    def status_change(self) -> StatusChangeRead | None:
+        """The change that set the current status: its reason speaks of that moment, not of now."""
+        return next((c for c in reversed(self.stats.status_history) if c.to_status == self.gene.status), None)
+
 
 @dataclass
 class DiffPage:
@@ -196,107 +147,14 @@ class DiffPage:
     diff: DocumentDiff
 
 
-@dataclass
-class ActionResult:
-    ok: bool
-    message: str
+async def gene_or_404(repo: AdminGeneRepository, gene_id: str) -> Gene:
+    gene = await repo.gene(gene_id)
+    if gene is None:
+        raise AdminNotFound(f"no Gene with id {gene_id!r}")
+    return gene
 
 
-@dataclass
-class ProducerRow:
-    reputation: ProducerRead
-    reports: int
-    successes: int
-    consumer_models: int
-    genes_reported: int
-
-
-@dataclass
-class ProducerPage:
-    producer: ProducerRow
-    genes: Sequence[AnyRow]
-    outcomes: dict[str, Row[str, int, int]]
-    trajectories: dict[str, int]
-
-
-@dataclass
-class TrajectoryPage:
-    trajectory: Trajectory
-    versions: Sequence[Row[str, int, str]]
-    events: Sequence[EvolutionEvent]
-    guards: Sequence[Row[str, str, int, bool]]
-    result_version: int | None
-    verifier_details: str | None
-
-
-@dataclass
-class TrajectoryList:
-    rows: Sequence[AnyRow]
-    next_cursor: str | None
-
-
-@dataclass
-class EventFeed:
-    events: Sequence[EvolutionEvent]
-    next_cursor: str | None
-
-
-@dataclass
-class AuditList:
-    entries: Sequence[AuditRead]
-    next_cursor: str | None
-    keys: Sequence[ApiKey]
-
-
-class TrajectoryCursor(CursorModel):
-    received_at: datetime
-    id: uuid.UUID
-
-
-class EventCursor(CursorModel):
-    before: int
-
-
-TRAJECTORY_CURSOR = CursorCodec(TrajectoryCursor)
-EVENT_CURSOR = CursorCodec(EventCursor)
-
-
-def _families(rows: Sequence[Row[str | None, str, int]]) -> list[tuple[str, dict[str, int], int]]:
-    table: dict[str, dict[str, int]] = {}
-    for family, status, count in rows:
-        table.setdefault(family or "(none)", {})[status] = count
-    return [(family, counts, sum(counts.values())) for family, counts in table.items()]
-
-
-def pretty_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
-
-
-class AdminService:
-    async def dashboard(self, session: AsyncSession) -> Dashboard:
-        repo = AdminRepository(session)
-        versions, outcomes = await repo.totals()
-        oldest_pending, last_merge = await repo.worker_marks()
-        return Dashboard(
-            status_counts=await repo.status_counts(),
-            families=_families(await repo.family_counts()),
-            trajectory_counts=await repo.trajectory_counts(),
-            versions=versions,
-            outcomes=outcomes,
-            recent_events=await repo.events(gene_id=None, kind=None, before=None, limit=10),
-            pending=await repo.trajectories(
-                state=TrajectoryState.pending.value,
-                producer_model=None,
-                gene_id=None,
-                oldest_first=True,
-                before=None,
-                limit=10,
-            ),
-            now=await repo.now(),
-            oldest_pending=oldest_pending,
-            last_merge=last_merge,
-        )
-
+class GenePages:
     async def genes(
         self,
         session: AsyncSession,
@@ -307,7 +165,7 @@ class AdminService:
         page: int,
         size: int,
     ) -> GeneList:
-        repo = AdminRepository(session)
+        repo = AdminGeneRepository(session)
         offset = (page - 1) * size
         total, rows = await repo.genes(filters, sort=sort, descending=descending, offset=offset, limit=size)
         families, categories, producers = await repo.gene_choices()
@@ -319,22 +177,16 @@ class AdminService:
             producers=sorted(producers or []),
         )
 
-    async def _gene(self, repo: AdminRepository, gene_id: str) -> Gene:
-        gene = await repo.gene(gene_id)
-        if gene is None:
-            raise AdminNotFound(f"no Gene with id {gene_id!r}")
-        return gene
-
     async def gene_page(
         self, session: AsyncSession, gene_id: str, settings: Settings, href: Href
     ) -> GenePage:
-        repo = AdminRepository(session)
-        gene = await self._gene(repo, gene_id)
+        repo = AdminGeneRepository(session)
+        gene = await gene_or_404(repo, gene_id)
         lineage = await EvolutionRepository(session).lineage(gene_id, after=None, limit=MAX_VERSIONS + 1)
         more_versions = len(lineage) > MAX_VERSIONS
         lineage = lineage[:MAX_VERSIONS]
         linked = {tid for _, ids, guard_ids, _, _ in lineage for tid in [*(ids or []), *(guard_ids or [])]}
-        runs = {row.id: row for row in await repo.trajectory_summaries(sorted(linked))}
+        runs = {row.id: row for row in await AdminTrajectoryRepository(session).summaries(sorted(linked))}
         entries = [
             VersionEntry(
                 version,
@@ -419,7 +271,9 @@ class AdminService:
             days=days,
             time_chart=success_over_time(days),
             model_chart=per_consumer_model(rates),
-            events=await repo.events(gene_id=gene_id, kind=None, before=None, limit=20),
+            events=await ActivityRepository(session).events(
+                gene_id=gene_id, kind=None, before=None, limit=20
+            ),
             actions=actions,
         )
 
@@ -442,8 +296,8 @@ class AdminService:
         return GeneStats(usage=usage, discovery_cost=cost, status_history=history)
 
     async def diff(self, session: AsyncSession, gene_id: str, old: int | None, new: int | None) -> DiffPage:
-        repo = AdminRepository(session)
-        gene = await self._gene(repo, gene_id)
+        repo = AdminGeneRepository(session)
+        gene = await gene_or_404(repo, gene_id)
         versions = {v.version: v for v in await repo.versions(gene_id)}
         new = new if new is not None else gene.current_version
         old = old if old is not None else max(1, new - 1)
@@ -494,7 +348,7 @@ class AdminService:
                 status = 200
         if not result.ok:
             detail["problem"] = result.message
-        await self.audit(
+        await audit_action(
             session,
             admin.principal,
             SET_STATUS_ACTION,
@@ -546,7 +400,7 @@ class AdminService:
                 status = 200
         if not result.ok:
             detail["problem"] = result.message
-        await self.audit(
+        await audit_action(
             session,
             admin.principal,
             REVIEW_GUARD_ACTION,
@@ -558,163 +412,5 @@ class AdminService:
         )
         return result
 
-    async def audit(
-        self,
-        session: AsyncSession,
-        principal: Principal,
-        action: str,
-        target: str | None,
-        *,
-        client: str | None,
-        path: str,
-        status: int,
-        detail: dict[str, Any] | None = None,
-    ) -> None:
-        """An admin-page action in the API's audit log (the access middleware leaves /admin to us)."""
-        await key_service.audit(
-            session,
-            principal,
-            action,
-            target,
-            client=client,
-            method="POST",
-            path=path,
-            status=status,
-            detail=detail,
-        )
 
-    async def producers(self, session: AsyncSession, settings: Settings) -> list[ProducerRow]:
-        counts = await AdminRepository(session).outcomes_by_producer()
-        rows = []
-        for producer in await outcome_service.producers(session, settings):
-            row = counts.get(producer.producer_model)
-            rows.append(
-                ProducerRow(
-                    producer,
-                    reports=row[1] if row else 0,
-                    successes=row[2] if row else 0,
-                    consumer_models=row[3] if row else 0,
-                    genes_reported=row[4] if row else 0,
-                )
-            )
-        return rows
-
-    async def producer(self, session: AsyncSession, model: str, settings: Settings) -> ProducerPage:
-        found = next(
-            (p for p in await self.producers(session, settings) if p.reputation.producer_model == model), None
-        )
-        repo = AdminRepository(session)
-        trajectories = await repo.trajectories_by_producer(model)
-        if found is None and not trajectories:
-            raise AdminNotFound(f"no producer model {model!r} has Genes, reports or trajectories here")
-        if found is None:
-            # Only runs so far (rejected, pending, or behind other producers' Genes): the uniform prior.
-            prior = reputation(Evidence(0.0, 0.0, await repo.now()))
-            level = settings.quality_lower_quantile
-            found = ProducerRow(
-                ProducerRead(
-                    producer_model=model,
-                    genes=0,
-                    reports=0,
-                    mean=prior.mean,
-                    lower_bound=prior.quantile(level),
-                ),
-                reports=0,
-                successes=0,
-                consumer_models=0,
-                genes_reported=0,
-            )
-        _, genes = await repo.genes(
-            GeneFilters(producer_model=model), sort="quality", descending=True, offset=0, limit=500
-        )
-        return ProducerPage(
-            producer=found,
-            genes=genes,
-            outcomes=await repo.outcomes_by_gene([row[0].id for row in genes]),
-            trajectories=trajectories,
-        )
-
-    async def trajectory(self, session: AsyncSession, trajectory_id: uuid.UUID) -> TrajectoryPage:
-        repo = AdminRepository(session)
-        trajectory = await repo.trajectory(trajectory_id)
-        if trajectory is None:
-            raise AdminNotFound(f"no trajectory with id {trajectory_id}")
-        result_version = None
-        if trajectory.result_asset_id is not None:
-            found = await repo.version_number(trajectory.result_asset_id)
-            result_version = found[1] if found else None
-        details = trajectory.verifier.get("details")
-        return TrajectoryPage(
-            trajectory=trajectory,
-            versions=await repo.versions_backed_by(trajectory_id),
-            events=await repo.events_with_trajectory(trajectory_id),
-            guards=await repo.guards_evidenced_by(trajectory_id),
-            result_version=result_version,
-            verifier_details=None
-            if details is None
-            else details
-            if isinstance(details, str)
-            else pretty_json(details),
-        )
-
-    async def trajectories(
-        self,
-        session: AsyncSession,
-        *,
-        state: str | None,
-        producer_model: str | None,
-        gene_id: str | None,
-        cursor: str | None,
-        size: int,
-    ) -> TrajectoryList:
-        position = TRAJECTORY_CURSOR.decode(cursor)
-        rows = await AdminRepository(session).trajectories(
-            state=state,
-            producer_model=producer_model,
-            gene_id=gene_id,
-            oldest_first=False,
-            before=(position.received_at, position.id) if position else None,
-            limit=size + 1,
-        )
-        page, next_cursor = TRAJECTORY_CURSOR.page(
-            rows, size, lambda row: TrajectoryCursor(received_at=row.received_at, id=row.id)
-        )
-        return TrajectoryList(page, next_cursor)
-
-    async def events(
-        self, session: AsyncSession, *, gene_id: str | None, kind: str | None, cursor: str | None, size: int
-    ) -> EventFeed:
-        position = EVENT_CURSOR.decode(cursor)
-        events = await AdminRepository(session).events(
-            gene_id=gene_id, kind=kind, before=position.before if position else None, limit=size + 1
-        )
-        page, next_cursor = EVENT_CURSOR.page(events, size, lambda event: EventCursor(before=event.id))
-        return EventFeed(page, next_cursor)
-
-    async def audit_log(
-        self,
-        session: AsyncSession,
-        *,
-        key_id: uuid.UUID | None,
-        action: str | None,
-        target: str | None,
-        failed: bool | None,
-        cursor: str | None,
-        size: int,
-    ) -> AuditList:
-        page = await key_service.audit_page(
-            session,
-            limit=size,
-            cursor=cursor,
-            key_id=key_id,
-            action=action,
-            target=target,
-            since=None,
-            until=None,
-            failed=failed,
-        )
-        keys = await key_service.list_keys(session, include_revoked=True)
-        return AuditList(page.items, page.next_cursor, keys)
-
-
-admin_service = AdminService()
+gene_pages = GenePages()

@@ -1,0 +1,1 @@
+"""The activity pages: the evolution events feed and the audit log."""

@@ -1,0 +1,1 @@
+"""The dashboard: counts, the evolution worker's state, recent events."""
