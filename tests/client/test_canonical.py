@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from genebank.client import canonical as client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.gep import canonical as server
+from genebank.client import canonical as client
 from tests.gep.test_canonical import (
     _NAN_KEY,
     CANONICAL_VECTORS,

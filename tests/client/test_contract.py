@@ -9,9 +9,6 @@ import inspect
 import pkgutil
 
 import pytest
-from genebank import client as genebank_client
-from genebank.client import PROBLEM_TYPES, AsyncClient, Client, models
-from genebank.client.errors import PROBLEM_BASE, ProblemError
 from pydantic import BaseModel
 
 import app
@@ -23,6 +20,9 @@ from app.outcomes import schemas as outcomes
 from app.schemas import Cost, TaskRef
 from app.search import schemas as search
 from app.trajectories import schemas as trajectories
+from genebank import client as genebank_client
+from genebank.client import PROBLEM_TYPES, AsyncClient, Client, models
+from genebank.client.errors import PROBLEM_BASE, ProblemError
 
 PAIRS: dict[type[BaseModel], type[BaseModel]] = {
     models.StageRank: search.StageRank,
@@ -134,7 +134,9 @@ def test_the_async_client_has_the_same_methods_as_the_blocking_one() -> None:
     assert set(blocking) == set(asynchronous)
     for name, signature in blocking.items():
         other = asynchronous[name]
-        assert list(signature.parameters.values()) == list(other.parameters.values()) or name == "__init__", name
+        assert list(signature.parameters.values()) == list(other.parameters.values()) or name == "__init__", (
+            name
+        )
         expected = str(signature.return_annotation).replace("Iterator[", "AsyncIterator[")
         assert str(other.return_annotation) == expected, name
         is_generator = inspect.isasyncgenfunction(getattr(AsyncClient, name))
