@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
@@ -214,6 +215,7 @@ def build_server(client: AsyncClient, *, consumer_model: str | None = None) -> M
         description="Verified agent experience: find a Gene for a task, follow it, report how it went.",
         instructions=INSTRUCTIONS,
         version=VERSION,
+        log_level="WARNING",
     )
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
     writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
@@ -484,6 +486,9 @@ def serve(
     path: str = "/mcp",
 ) -> None:
     """Run the MCP server until its client goes (stdio) or the process is stopped (http)."""
+
+    # On stdio, stderr is the agent's log: httpx would write a line there for every request.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
 
     async def run() -> None:
         async with AsyncClient(url, key) as client:
