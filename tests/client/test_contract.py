@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import pkgutil
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 from pydantic import BaseModel
@@ -148,3 +154,22 @@ def test_the_async_client_has_the_same_methods_as_the_blocking_one() -> None:
 def test_the_package_exports_every_exception() -> None:
     exported = set(genebank_client.__all__)
     assert {cls.__name__ for cls in PROBLEM_TYPES.values()} <= exported
+
+
+def test_the_client_stands_alone(tmp_path: Path) -> None:
+    """genebank.client never imports the server: the light distribution has httpx and pydantic only."""
+    client_root = Path(genebank_client.__file__).resolve().parents[2]
+    for source in client_root.rglob("*.py"):
+        assert not re.search(r"^\s*(from|import) app\b", source.read_text(), re.MULTILINE), source
+    probe = (
+        "import sys, genebank.client, genebank.client.cli, genebank.client.mcp_server; "
+        "print(sorted(m for m in sys.modules if m == 'app' or m.startswith(('app.', 'sqlalchemy', 'torch'))))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(client_root)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    config = tomllib.loads((client_root / "pyproject.toml").read_text())
+    assert sorted(config["project"]["dependencies"]) == ["httpx>=0.27", "pydantic>=2.7"]
