@@ -112,7 +112,3 @@ class Settings(BaseSettings):
     admin_session_max_age_seconds: int = Field(default=8 * 3600, ge=60, le=30 * 86400)
     # Mark the session cookie Secure: set it when /admin is served over HTTPS.
     admin_session_https_only: bool = False
-
-
-def get_settings() -> Settings:
-    return Settings()

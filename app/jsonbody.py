@@ -8,6 +8,7 @@ must refuse all of those: two parties would otherwise hash different documents f
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Callable, Coroutine
@@ -30,6 +31,7 @@ from app.errors import (
 from app.state import settings_of
 
 MAX_SAFE_INTEGER = 2**53 - 1
+OFF_LOOP_BYTES = 64 * 1024
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # PostgreSQL text cannot hold U+0000; refused here rather than failing at INSERT.
 _NUL = "\x00"
@@ -141,7 +143,11 @@ class JSONRoute(APIRoute):
                     )
                 max_depth = settings_of(request).max_json_depth
                 # Starlette caches the parsed body here; FastAPI's own request.json() then reuses it.
-                request._json = strict_loads(body, max_depth=max_depth)
+                # A large body is parsed off the event loop (a megabyte takes tens of ms).
+                if len(body) > OFF_LOOP_BYTES:
+                    request._json = await asyncio.to_thread(strict_loads, body, max_depth=max_depth)
+                else:
+                    request._json = strict_loads(body, max_depth=max_depth)
             return await handler(request)
 
         return strict_handler

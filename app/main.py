@@ -15,7 +15,7 @@ from app.admin import MOUNT_PATH, create_admin_app
 from app.admin.secret import session_secret
 from app.auth.bootstrap import bootstrap_admin
 from app.auth.middleware import AccessMiddleware
-from app.auth.router import router as admin_router
+from app.auth.router import router as keys_router
 from app.auth.service import KeyCache
 from app.config import Settings
 from app.db import create_engine, create_read_pool, create_sessionmaker, libpq_conninfo
@@ -30,7 +30,7 @@ from app.health.router import router as health_router
 from app.jsonbody import BodyLimitMiddleware
 from app.outcomes.router import router as outcomes_router
 from app.search.router import router as search_router
-from app.search.stats import refresh_periodically
+from app.search.term_stats import refresh_periodically
 from app.state import Runtime
 from app.trajectories.router import router as trajectories_router
 
@@ -71,6 +71,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         embedded=embedded,
         expected_migration=migrate.head_revision(),
     )
+    # The process that redacts and hashes large submissions starts now, not on the first one.
+    app.state.runtime.cpu.warm("app.trajectories.content")
     await bootstrap_admin(app.state.runtime.sessionmaker, settings, embedded=embedded is not None)
     where = f"embedded PostgreSQL in {embedded.pgdata}" if embedded else "the configured PostgreSQL server"
     log.info(
@@ -92,6 +94,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await background_worker.shutdown()
         await read_pool.close()
         embeddings.close()
+        app.state.runtime.cpu.close()
         await engine.dispose()
         if embedded is not None:
             await asyncio.to_thread(embedded.stop)
@@ -122,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(genes_router)
     app.include_router(search_router)
     app.include_router(outcomes_router)
-    app.include_router(admin_router)
+    app.include_router(keys_router)
     app.include_router(trajectories_router)
     app.include_router(evolution_router)
     # Server-rendered admin pages: a sub-app with its own login (admin key → session cookie).

@@ -6,11 +6,10 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, create_engine, pool, text
+from sqlalchemy import create_engine, pool
 
-from app.db import normalize_url
+from app.db import advisory_lock, normalize_url
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # Any constant works; it only has to be the same for every Genebank process sharing a database.
@@ -29,10 +28,6 @@ def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
-def current_revision(connection: Connection) -> str | None:
-    return MigrationContext.configure(connection).get_current_revision()
-
-
 def _sync_url(database_url: str) -> str:
     return normalize_url(database_url).render_as_string(hide_password=False)
 
@@ -41,16 +36,11 @@ def upgrade(database_url: str, revision: str = "head") -> None:
     """Upgrade under an advisory lock, so an API and workers starting together migrate only once."""
     engine = create_engine(_sync_url(database_url), poolclass=pool.NullPool)
     try:
-        with engine.connect() as conn:
-            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
-            try:
-                config = alembic_config(database_url)
-                config.attributes["connection"] = conn
-                command.upgrade(config, revision)
-                conn.commit()
-            finally:
-                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK_KEY})
-                conn.commit()
+        with engine.connect() as conn, advisory_lock(conn, MIGRATION_LOCK_KEY):
+            config = alembic_config(database_url)
+            config.attributes["connection"] = conn
+            command.upgrade(config, revision)
+            conn.commit()
     finally:
         engine.dispose()
 

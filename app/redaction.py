@@ -503,9 +503,11 @@ class Redactor:
 
     @staticmethod
     def _secret_pair(key: str, item: str) -> bool:
-        if len(item) < 3 or item == REDACTED or not _is_value(item):
+        # The key's name first: it is short, and most keys name no secret, so a long value is
+        # seldom looked at.
+        if _SECRET_NAME.fullmatch(key) is None:
             return False
-        return _SECRET_NAME.fullmatch(key) is not None
+        return len(item) >= 3 and item != REDACTED and _is_value(item)
 
 
 def redact(text: str) -> tuple[str, int]:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
-from typing import Annotated, Any, Literal
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
+from fastapi import Query
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
+from app.config import Settings
 from app.errors import ValidationFailed
 from app.gep.document import NotBlank
 
@@ -103,16 +105,53 @@ class Step(StrictModel):
     correction: Text | None = None
 
 
-def encode_cursor(values: dict[str, Any]) -> str:
-    return base64.urlsafe_b64encode(json.dumps(values, separators=(",", ":")).encode()).decode().rstrip("=")
+# Pagination: every list (API and admin pages) pages the same way. A page asks for `limit` items
+# (capped by the settings), the repository fetches limit + 1, and the extra row, when there is one,
+# means a next page whose cursor encodes where this one ended. Cursors are typed: a model per list,
+# its JSON in URL-safe base64; anything that does not decode into that model is the same 422.
+
+Limit = Annotated[int | None, Query(ge=1, description="page size (capped by the server)")]
+CursorParam = Annotated[str | None, Query(max_length=512, description="`next_cursor` of the previous page")]
 
 
-def decode_cursor(cursor: str) -> dict[str, Any]:
-    try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        value = json.loads(base64.urlsafe_b64decode(padded.encode()))
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        raise ValidationFailed("cursor is not one this service issued") from None
-    if not isinstance(value, dict):
-        raise ValidationFailed("cursor is not one this service issued")
-    return value
+class CursorModel(BaseModel):
+    """A list's position: exactly these fields (so one list's cursor is never another's)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+C = TypeVar("C", bound=CursorModel)
+T = TypeVar("T")
+
+
+class InvalidCursor(ValidationFailed):
+    code = "invalid-cursor"
+    title = "Cursor not issued for this list"
+
+
+def page_size(settings: Settings, limit: int | None) -> int:
+    return min(limit or settings.page_size_default, settings.page_size_max)
+
+
+class CursorCodec(Generic[C]):
+    """Encodes a list's position (`model`) into an opaque cursor, and back."""
+
+    def __init__(self, model: type[C]) -> None:
+        self.model = model
+
+    def encode(self, position: C) -> str:
+        return base64.urlsafe_b64encode(position.model_dump_json().encode()).decode().rstrip("=")
+
+    def decode(self, cursor: str | None) -> C | None:
+        if not cursor:
+            return None
+        try:
+            padded = cursor + "=" * (-len(cursor) % 4)
+            return self.model.model_validate_json(base64.urlsafe_b64decode(padded.encode()))
+        except (binascii.Error, ValueError):
+            raise InvalidCursor("cursor is not one this service issued for this list") from None
+
+    def page(self, rows: Sequence[T], limit: int, position: Callable[[T], C]) -> tuple[list[T], str | None]:
+        """`rows` fetched with `limit + 1`: this page's rows, and the next page's cursor or None."""
+        items = list(rows[:limit])
+        return items, self.encode(position(items[-1])) if len(rows) > limit else None

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fastapi import Request
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.cpu import CpuPool
 from app.embedded_pg import EmbeddedPostgres
 from app.embeddings import EmbeddingService
 
@@ -23,6 +24,7 @@ class Runtime:
     embeddings: EmbeddingService
     embedded: EmbeddedPostgres | None
     expected_migration: str | None
+    cpu: CpuPool = field(default_factory=CpuPool)
 
 
 def runtime(request: Request) -> Runtime:

@@ -13,8 +13,8 @@ many keys does it take to forge it?
 2. Sybils (`--sybil`). Two equally relevant Genes of one producer, a good one (true success 0.8) and
    a bad one (0.3), each with 40 honest reports from 12 keys bound to three consumer models. Then k
    adversary keys (unbound, each claiming a consumer model) send 20 reports each: successes for the
-   bad Gene (promote) or failures for the good one (bury). For k = 1, 2, 3, … the bench finds the
-   smallest k at which the bad Gene outranks the good one (for consumers in general, and for the
+   bad Gene (promote) or failures for the good one (bury). The bench finds (doubling, then bisection)
+   the smallest k at which the bad Gene outranks the good one (for consumers in general, and for the
    model the sybils claim), and at which the bad Gene is promoted / the good one deprecated. "before"
    counts every report (a cap so high it never binds, rules needing a single key); "after" is
    Genebank's defaults (per-key cap, distinct-key rules, per-model figures from bound keys only).
@@ -226,27 +226,30 @@ class Attack:
 
 
 async def sybil_trial(
-    url: str, settings: Settings, attack: str, keys: int, trial: int, seed: int
+    url: str, settings: Settings, attack: str, keys: int, label: str, seed: int
 ) -> tuple[bool, bool, bool]:
-    """One world, `keys` sybils: (outranks overall, outranks for the claimed model, status changed)."""
+    """One world, `keys` sybils: (outranks overall, outranks for the claimed model, status changed).
+
+    Every trial has its own Genes and producer, so no trial's reports reach another's priors; the
+    honest reports are the same in every trial (same seed).
+    """
     rng = random.Random(seed)
     engine = create_engine(url, settings)
     sessionmaker = create_sessionmaker(engine)
     embeddings = EmbeddingService(ConstantEmbedder())
     honest = consumer_keys(rng)
-    prefix = f"gene_sybil_{attack}_{trial}_{keys}"
+    prefix = f"gene_sybil_{attack}_{label}_{keys}"
+    producer = f"producer-{attack}-{label}-{keys}"
     try:
         genes: dict[str, SimGene] = {}
-        for label, rate in (("good", 0.8), ("bad", 0.3)):
+        for which, rate in (("good", 0.8), ("bad", 0.3)):
             async with sessionmaker.begin() as session:
                 published = await gene_service.publish(
                     session,
-                    PublishRequest.model_validate(payload(f"{prefix}_{label}", "middling-producer")),
+                    PublishRequest.model_validate(payload(f"{prefix}_{which}", producer)),
                     embeddings,
                 )
-            genes[label] = SimGene(
-                published.version.gene_id, published.version.asset_id, "middling-producer", {}
-            )
+            genes[which] = SimGene(published.version.gene_id, published.version.asset_id, producer, {})
             for report in range(40):
                 model = rng.choice(list(CONSUMERS))
                 body = OutcomeIn(
@@ -272,10 +275,8 @@ async def sybil_trial(
                 async with sessionmaker.begin() as session:
                     await outcome_service.report(session, target.gene_id, body, principal, settings)
         async with sessionmaker() as session:
-            quality = {
-                (q.gene_id, q.consumer_model): q.lower_bound
-                for q in await session.scalars(select(GeneQuality))
-            }
+            rows = await session.scalars(select(GeneQuality))
+            quality = {(q.gene_id, q.consumer_model): q.lower_bound for q in rows}
             reputations = {r.producer_model: r for r in await session.scalars(select(ProducerReputation))}
             status = {
                 gene.gene_id: (await session.get(Gene, gene.gene_id)).status  # type: ignore[union-attr]
@@ -298,21 +299,34 @@ async def sybil_trial(
         await engine.dispose()
 
 
-async def sybil_attack(url: str, settings: Settings, attack: str, max_keys: int, seed: int) -> Attack:
-    found = Attack()
-    for keys in range(0, max_keys + 1):
-        overall, per_model, changed = await sybil_trial(
-            url, settings, attack, keys, hash(str(settings)) % 997, seed
-        )
-        if overall and found.outranks is None:
-            found.outranks = keys
-        if per_model and found.outranks_model is None:
-            found.outranks_model = keys
-        if changed and found.status is None:
-            found.status = keys
-        if None not in (found.outranks, found.outranks_model, found.status):
-            break
-    return found
+async def sybil_attack(
+    url: str, settings: Settings, attack: str, label: str, max_keys: int, seed: int
+) -> Attack:
+    """The smallest k for each effect: doubling, then bisection (each effect grows with k)."""
+    trials: dict[int, tuple[bool, bool, bool]] = {}
+
+    async def trial(keys: int) -> tuple[bool, bool, bool]:
+        if keys not in trials:
+            trials[keys] = await sybil_trial(url, settings, attack, keys, label, seed)
+        return trials[keys]
+
+    async def smallest(effect: int) -> int | None:
+        if (await trial(0))[effect]:
+            return 0
+        low, high = 0, 1
+        while not (await trial(high))[effect]:
+            if high >= max_keys:
+                return None
+            low, high = high, min(high * 2, max_keys)
+        while high - low > 1:
+            middle = (low + high) // 2
+            if (await trial(middle))[effect]:
+                high = middle
+            else:
+                low = middle
+        return high
+
+    return Attack(await smallest(0), await smallest(1), await smallest(2))
 
 
 def sybil_main(max_keys: int, seed: int) -> None:
@@ -322,7 +336,7 @@ def sybil_main(max_keys: int, seed: int) -> None:
         rows = []
         for attack in ("promote", "bury"):
             for label, settings in (("before", legacy), ("after", defaults)):
-                found = asyncio.run(sybil_attack(url, settings, attack, max_keys, seed))
+                found = asyncio.run(sybil_attack(url, settings, attack, label, max_keys, seed))
                 rows.append((attack, label, found))
 
     def shown(value: int | None) -> str:

@@ -3,7 +3,7 @@
 Uses the labelled search data: bench/data/corpus.jsonl (Genes, in families of close variants such
 as the same repair for pytest, Jest and JUnit, each with the task description of the run it was
 distilled from) and bench/data/queries.jsonl (task descriptions with the Genes relevant to them).
-Each description is routed twice, exactly as the worker does (app/evolution/routing.py: cosine of
+Each description is routed twice, exactly as the worker does (app/evolution/destination.py: cosine of
 the routing text against each Gene's embedding text, same task family):
 
 - present: its Gene is in the registry; merging into it is right, anywhere else wrong;
@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 from app.config import Settings  # noqa: E402
 from app.embeddings import load_embedder  # noqa: E402
-from app.evolution.routing import ROUTE_THRESHOLD, routing_text  # noqa: E402
-from app.search.indexing import embedding_text  # noqa: E402
+from app.evolution.destination import ROUTE_THRESHOLD, routing_text  # noqa: E402
+from app.genes.indexing import embedding_text  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 
@@ -128,7 +128,7 @@ def main() -> None:
         print(
             f"\nlowest threshold with merge precision >= {args.min_precision:.2f} on both sets: {chosen:.3f}"
         )
-    print(f"in use (app/evolution/routing.py): {ROUTE_THRESHOLD:.3f}")
+    print(f"in use (app/evolution/destination.py): {ROUTE_THRESHOLD:.3f}")
 
 
 if __name__ == "__main__":

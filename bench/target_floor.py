@@ -2,7 +2,7 @@
 
 A producer may name the Gene a run is evidence for. The worker checks that the run is about what the
 Gene is about (app/evolution/service.py `_check_resemblance`): the cosine of the run's routing text
-(task description and the error classes it met, app/evolution/routing.py) to the Gene's embedding
+(task description and the error classes it met, app/evolution/destination.py) to the Gene's embedding
 text must reach the floor, else the run is rejected instead of merged.
 
 Labelled pairs from bench/data:
@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from app.config import Settings  # noqa: E402
 from app.embeddings import load_embedder  # noqa: E402
-from app.evolution.routing import TARGET_FLOOR, routing_text  # noqa: E402
-from app.search.indexing import embedding_text  # noqa: E402
+from app.evolution.destination import TARGET_FLOOR, routing_text  # noqa: E402
+from app.genes.indexing import embedding_text  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 
@@ -103,7 +103,7 @@ def main() -> None:
         f"{len(ids)} Genes, {len(runs)} runs, backend {args.backend}, {len(bases)} base problems split in two"
     )
     print(f"floor chosen on the training half (keep {args.keep:.0%} of right pairs): {chosen:.2f}")
-    print(f"in use (app/evolution/routing.py TARGET_FLOOR): {TARGET_FLOOR:.2f}\n")
+    print(f"in use (app/evolution/destination.py TARGET_FLOOR): {TARGET_FLOOR:.2f}\n")
     columns = f"{'split':<6} {'pairs':<13} {'n':>5} {'median':>7} {'p01':>6} {'p99':>6}"
     print(f"{columns} | at {chosen:.2f} | at {TARGET_FLOOR:.2f}")
     for split, kinds in pairs.items():

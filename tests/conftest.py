@@ -180,6 +180,8 @@ async def keys(session: AsyncSession) -> dict[str, str]:
     revoked = await key_service.create(session, name="test revoked", role=Role.admin, created_by=None)
     await key_service.revoke(session, revoked.key.id)
     tokens["revoked"] = revoked.token
+    # Released like any committed request: a later refused request's rollback keeps the keys.
+    await session.commit()
     return tokens
 
 
@@ -256,6 +258,7 @@ async def new_key_client(
             created_by=None,
             consumer_model=consumer_model,
         )
+        await session.commit()
         client = KeyClient(
             transport=httpx.ASGITransport(app=app),
             base_url="http://genebank.test",

@@ -388,7 +388,7 @@ def _fragments(rule: _Rule) -> list[str]:
 def _grows_linearly(unit: str, size: int = 50_000) -> tuple[bool, float, float]:
     small = (unit * (size // len(unit) + 1))[:size]
     large = small * 4
-    for _ in range(2):  # a second look before blaming the code for a busy machine
+    for _ in range(3):  # more looks before blaming the code for a busy machine
         small_time = _best_of(lambda: find_secrets(small), repeats=5)
         large_time = _best_of(lambda: find_secrets(large), repeats=5)
         # Under 20 ms the timer and the machine's noise dominate; a quadratic path over 200 KB

@@ -17,7 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.admin.auth import AdminSessionMiddleware, LoginRequired, admin_of
 from app.admin.router import login_shortcuts, pages, public
 from app.admin.tables import TABLES_PATH, mount_tables
-from app.admin.views import render_error
+from app.admin.templating import render_error
 from app.errors import AppError
 
 log = logging.getLogger(__name__)

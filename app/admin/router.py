@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Path, Query, Request
@@ -14,11 +13,10 @@ from app.admin.auth import AdminDep, CsrfChecked, admin_of, current_admin, flash
 from app.admin.repository import GeneFilters, GeneSort
 from app.admin.service import ACTIONS, admin_service
 from app.admin.tables import TABLES_PATH
-from app.admin.views import render, url
+from app.admin.templating import render, url
 from app.auth.principal import ANONYMOUS
 from app.db import SessionDep
 from app.errors import AppError
-from app.schemas import decode_cursor, encode_cursor
 from app.state import runtime, settings_of
 
 
@@ -233,16 +231,6 @@ async def producer_page(request: Request, session: SessionDep, model: str) -> Re
     return render(request, "producer.html", {"page": page})
 
 
-def _trajectory_cursor(cursor: str | None) -> tuple[datetime, uuid.UUID] | None:
-    if not cursor:
-        return None
-    data = decode_cursor(cursor)
-    try:
-        return datetime.fromisoformat(data["r"]), uuid.UUID(data["i"])
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
 @pages.get("/trajectories", name="trajectories", response_class=HTMLResponse)
 async def trajectories(
     request: Request,
@@ -257,17 +245,11 @@ async def trajectories(
         state=state,
         producer_model=producer,
         gene_id=gene,
-        before=_trajectory_cursor(cursor),
+        cursor=cursor,
         size=PAGE_SIZE,
     )
-    following = None
-    if listing.next_cursor is not None:
-        at, last = listing.next_cursor
-        following = encode_cursor({"r": at.isoformat(), "i": str(last)})
     query = {"state": state, "producer": producer, "gene": gene}
-    return render(
-        request, "trajectories.html", {"listing": listing, "query": query, "next_cursor": following}
-    )
+    return render(request, "trajectories.html", {"listing": listing, "query": query})
 
 
 @pages.get("/trajectories/{trajectory_id}", name="trajectory_page", response_class=HTMLResponse)
@@ -283,20 +265,10 @@ async def events(
     session: SessionDep,
     gene: Text = None,
     kind: Annotated[Literal["published", "founded", "merged"] | None, BlankIsNone, Query()] = None,
-    before: Positive = None,
+    cursor: LongText = None,
 ) -> Response:
-    feed = await admin_service.events(session, gene_id=gene, kind=kind, before=before, size=PAGE_SIZE)
+    feed = await admin_service.events(session, gene_id=gene, kind=kind, cursor=cursor, size=PAGE_SIZE)
     return render(request, "events.html", {"feed": feed, "query": {"gene": gene, "kind": kind}})
-
-
-def _audit_cursor(cursor: str | None) -> tuple[datetime, int] | None:
-    if not cursor:
-        return None
-    data = decode_cursor(cursor)
-    try:
-        return datetime.fromisoformat(data["at"]), int(data["id"])
-    except (KeyError, TypeError, ValueError):
-        return None
 
 
 @pages.get("/audit", name="audit", response_class=HTMLResponse)
@@ -315,12 +287,8 @@ async def audit(
         action=action,
         target=target,
         failed=None if outcome is None else outcome == "failed",
-        before=_audit_cursor(cursor),
+        cursor=cursor,
         size=PAGE_SIZE,
     )
-    following = None
-    if listing.next_cursor is not None:
-        at, last = listing.next_cursor
-        following = encode_cursor({"at": at.isoformat(), "id": last})
     query = {"key": key, "action": action, "target": target, "outcome": outcome}
-    return render(request, "audit.html", {"listing": listing, "query": query, "next_cursor": following})
+    return render(request, "audit.html", {"listing": listing, "query": query})

@@ -29,18 +29,18 @@ from app.admin.svg import (
     success_over_time,
 )
 from app.auth.principal import Principal
+from app.auth.schemas import AuditRead
 from app.auth.service import key_service
 from app.config import Settings
 from app.embeddings import EmbeddingService
 from app.errors import AppError, NotFound
-from app.evolution.history import guard_reads
 from app.evolution.repository import EvolutionRepository
 from app.evolution.schemas import GuardRead
 from app.evolution.service import evolution_service
+from app.evolution.timeline import guard_reads
 from app.genes.repository import GeneRepository
 from app.models import (
     ApiKey,
-    AuditEntry,
     EvolutionEvent,
     Gene,
     GeneStatus,
@@ -48,10 +48,12 @@ from app.models import (
     Trajectory,
     TrajectoryState,
 )
+from app.outcomes.lifecycle import MANUAL_SOURCES, lifecycle_service
 from app.outcomes.quality import Evidence, reputation
 from app.outcomes.repository import OutcomeRepository
 from app.outcomes.schemas import CostRead, ProducerRead, QualityRead, StatusChangeRead, UsageRead
-from app.outcomes.service import MANUAL_SOURCES, outcome_service
+from app.outcomes.service import outcome_service
+from app.schemas import CursorCodec, CursorModel
 
 # Lifecycle actions offered on a Gene page, in this order; revocation is final.
 ACTIONS = {
@@ -230,20 +232,33 @@ class TrajectoryPage:
 @dataclass
 class TrajectoryList:
     rows: Sequence[AnyRow]
-    next_cursor: tuple[datetime, uuid.UUID] | None
+    next_cursor: str | None
 
 
 @dataclass
 class EventFeed:
     events: Sequence[EvolutionEvent]
-    next_before: int | None
+    next_cursor: str | None
 
 
 @dataclass
 class AuditList:
-    entries: Sequence[AuditEntry]
-    next_cursor: tuple[datetime, int] | None
+    entries: Sequence[AuditRead]
+    next_cursor: str | None
     keys: Sequence[ApiKey]
+
+
+class TrajectoryCursor(CursorModel):
+    received_at: datetime
+    id: uuid.UUID
+
+
+class EventCursor(CursorModel):
+    before: int
+
+
+TRAJECTORY_CURSOR = CursorCodec(TrajectoryCursor)
+EVENT_CURSOR = CursorCodec(EventCursor)
 
 
 def _families(rows: Sequence[Row[str | None, str, int]]) -> list[tuple[str, dict[str, int], int]]:
@@ -421,7 +436,9 @@ class AdminService:
                 by_version={v.version: (v.reports, v.mean, v.lower_bound) for v in stats.by_version},
             )
         # The stats service answers 410 for a revoked Gene; the admin still sees its history and cost.
-        usage, cost, history = await outcome_service.history(OutcomeRepository(session), gene.id)
+        usage, cost, history = await outcome_service.usage_cost_and_status(
+            OutcomeRepository(session), gene.id
+        )
         return GeneStats(usage=usage, discovery_cost=cost, status_history=history)
 
     async def diff(self, session: AsyncSession, gene_id: str, old: int | None, new: int | None) -> DiffPage:
@@ -462,7 +479,7 @@ class AdminService:
             status = 422
         else:
             try:
-                change = await outcome_service.set_status(
+                change = await lifecycle_service.set_status(
                     session,
                     gene_id,
                     target,  # type: ignore[arg-type]  # checked against ACTIONS above
@@ -647,27 +664,32 @@ class AdminService:
         state: str | None,
         producer_model: str | None,
         gene_id: str | None,
-        before: tuple[datetime, uuid.UUID] | None,
+        cursor: str | None,
         size: int,
     ) -> TrajectoryList:
+        position = TRAJECTORY_CURSOR.decode(cursor)
         rows = await AdminRepository(session).trajectories(
             state=state,
             producer_model=producer_model,
             gene_id=gene_id,
             oldest_first=False,
-            before=before,
+            before=(position.received_at, position.id) if position else None,
             limit=size + 1,
         )
-        following = (rows[size - 1].received_at, rows[size - 1].id) if len(rows) > size else None
-        return TrajectoryList(rows[:size], following)
+        page, next_cursor = TRAJECTORY_CURSOR.page(
+            rows, size, lambda row: TrajectoryCursor(received_at=row.received_at, id=row.id)
+        )
+        return TrajectoryList(page, next_cursor)
 
     async def events(
-        self, session: AsyncSession, *, gene_id: str | None, kind: str | None, before: int | None, size: int
+        self, session: AsyncSession, *, gene_id: str | None, kind: str | None, cursor: str | None, size: int
     ) -> EventFeed:
+        position = EVENT_CURSOR.decode(cursor)
         events = await AdminRepository(session).events(
-            gene_id=gene_id, kind=kind, before=before, limit=size + 1
+            gene_id=gene_id, kind=kind, before=position.before if position else None, limit=size + 1
         )
-        return EventFeed(events[:size], events[size - 1].id if len(events) > size else None)
+        page, next_cursor = EVENT_CURSOR.page(events, size, lambda event: EventCursor(before=event.id))
+        return EventFeed(page, next_cursor)
 
     async def audit_log(
         self,
@@ -677,13 +699,13 @@ class AdminService:
         action: str | None,
         target: str | None,
         failed: bool | None,
-        before: tuple[datetime, int] | None,
+        cursor: str | None,
         size: int,
     ) -> AuditList:
-        entries = await key_service.audit_page(
+        page = await key_service.audit_page(
             session,
-            limit=size + 1,
-            before=before,
+            limit=size,
+            cursor=cursor,
             key_id=key_id,
             action=action,
             target=target,
@@ -691,9 +713,8 @@ class AdminService:
             until=None,
             failed=failed,
         )
-        following = (entries[size - 1].at, entries[size - 1].id) if len(entries) > size else None
         keys = await key_service.list_keys(session, include_revoked=True)
-        return AuditList(entries[:size], following, keys)
+        return AuditList(page.items, page.next_cursor, keys)
 
 
 admin_service = AdminService()

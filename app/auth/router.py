@@ -11,12 +11,12 @@ from fastapi import status as http
 
 from app.auth.dependencies import AdminKey
 from app.auth.principal import Role
-from app.auth.schemas import AuditPage, AuditRead, KeyCreated, KeyIn, KeyRead
+from app.auth.schemas import AuditPage, KeyCreated, KeyIn, KeyRead
 from app.auth.service import key_fields, key_service
 from app.db import SessionDep
 from app.errors import ValidationFailed
 from app.jsonbody import JSONRoute
-from app.schemas import decode_cursor, encode_cursor
+from app.schemas import CursorParam, Limit, page_size
 from app.state import settings_of
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"], route_class=JSONRoute)
@@ -58,8 +58,8 @@ async def audit_log(
     session: SessionDep,
     request: Request,
     _: AdminKey,
-    limit: Annotated[int | None, Query(ge=1)] = None,
-    cursor: Annotated[str | None, Query(max_length=512)] = None,
+    limit: Limit = None,
+    cursor: CursorParam = None,
     key_id: uuid.UUID | None = None,
     action: Annotated[str | None, Query(max_length=100)] = None,
     target: Annotated[str | None, Query(max_length=300)] = None,
@@ -68,22 +68,13 @@ async def audit_log(
     failed: bool | None = None,
 ) -> AuditPage:
     """Writes, lifecycle and key actions, newest first, filtered; `next_cursor` pages on."""
-    settings = settings_of(request)
-    page_size = min(limit or settings.page_size_default, settings.page_size_max)
-    before = None
-    if cursor:
-        data = decode_cursor(cursor)
-        try:
-            before = (datetime.fromisoformat(data["at"]), int(data["id"]))
-        except (KeyError, TypeError, ValueError):
-            raise ValidationFailed("cursor is not one this service issued") from None
     for moment in (since, until):
         if moment is not None and moment.tzinfo is None:
             raise ValidationFailed("timestamps need a UTC offset, e.g. 2026-12-01T10:00:00Z")
-    entries = await key_service.audit_page(
+    return await key_service.audit_page(
         session,
-        limit=page_size + 1,
-        before=before,
+        limit=page_size(settings_of(request), limit),
+        cursor=cursor,
         key_id=key_id,
         action=action,
         target=target,
@@ -91,8 +82,3 @@ async def audit_log(
         until=until,
         failed=failed,
     )
-    items = [AuditRead.model_validate(entry, from_attributes=True) for entry in entries[:page_size]]
-    next_cursor = None
-    if len(entries) > page_size:
-        next_cursor = encode_cursor({"at": items[-1].at.isoformat(), "id": items[-1].id})
-    return AuditPage(items=items, next_cursor=next_cursor)

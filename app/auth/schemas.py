@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.schemas import Name, StrictModel
+from app.schemas import CursorModel, Name, StrictModel
 
 
 class KeyIn(StrictModel):
@@ -50,6 +50,11 @@ class AuditRead(BaseModel):
     path: str | None
     status: int
     detail: dict[str, Any] | None
+
+
+class AuditCursor(CursorModel):
+    at: datetime
+    id: int
 
 
 class AuditPage(BaseModel):

@@ -13,10 +13,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.keys import NewKey, generate, matches, prefix_of
 from app.auth.principal import Principal, Role
 from app.auth.repository import KeyLookup, KeyRepository
+from app.auth.schemas import AuditCursor, AuditPage, AuditRead
 from app.errors import Conflict, NotFound, Unauthorized
 from app.models import SYSTEM_KEY_ID, ApiKey, AuditEntry
+from app.schemas import CursorCodec
 
 BEARER = {"WWW-Authenticate": 'Bearer realm="genebank"'}
+AUDIT_CURSOR = CursorCodec(AuditCursor)
 
 
 class InvalidKey(Unauthorized):
@@ -152,8 +155,19 @@ class KeyService:
             )
         )
 
-    async def audit_page(self, session: AsyncSession, **filters: Any) -> list[AuditEntry]:
-        return list(await KeyRepository(session).audit_page(**filters))
+    async def audit_page(
+        self, session: AsyncSession, *, limit: int, cursor: str | None, **filters: Any
+    ) -> AuditPage:
+        """Newest first; `filters` are those of KeyRepository.audit_page."""
+        position = AUDIT_CURSOR.decode(cursor)
+        entries = await KeyRepository(session).audit_page(
+            limit=limit + 1, before=(position.at, position.id) if position else None, **filters
+        )
+        page, next_cursor = AUDIT_CURSOR.page(entries, limit, lambda e: AuditCursor(at=e.at, id=e.id))
+        return AuditPage(
+            items=[AuditRead.model_validate(entry, from_attributes=True) for entry in page],
+            next_cursor=next_cursor,
+        )
 
 
 def key_fields(key: ApiKey) -> dict[str, Any]:

@@ -35,7 +35,7 @@ _STOPWORDS_TEXT = (
 _STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
 
-class CannotFound(ValueError):
+class NothingToDistil(ValueError):
     """The trajectory holds nothing a Gene could be made of."""
 
 
@@ -82,10 +82,10 @@ def founding_document(
     errors = signals_of(steps, verifier)
     strategy = list(draft.get("strategy") or _distilled_strategy(steps))
     if not strategy:
-        raise CannotFound("the trajectory has no successful step or correction to distil a strategy from")
+        raise NothingToDistil("the trajectory has no successful step or correction to distil a strategy from")
     signals = list(draft.get("signals_match") or errors or _words(description)[:5])
     if not signals:
-        raise CannotFound("the trajectory names no signal and its task description has no content words")
+        raise NothingToDistil("the trajectory names no signal and its task description has no content words")
     failed_steps = any(not s.get("ok") for s in steps)
     document: dict[str, Any] = {
         "type": "Gene",

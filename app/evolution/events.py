@@ -1,46 +1,17 @@
-"""The shape of evolution events: what each kind of change records about a Gene."""
+"""The shape of the worker's evolution events: what a merge or founding records about the guards."""
 
 from __future__ import annotations
 
 import os
 import socket
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from app.evolution.merge import MergePlan
-from app.models import EventKind, GeneVersion
-
-API_ACTOR = "api"
 
 
 def worker_actor() -> str:
     return f"worker:{socket.gethostname()}:{os.getpid()}"
-
-
-def published_event(
-    previous: GeneVersion | None, version: GeneVersion, trajectory_ids: Sequence[uuid.UUID]
-) -> dict[str, Any]:
-    """A version sent to POST /v1/genes: its guard changes are the difference of the `avoid` lists."""
-    old_avoid = list((previous.document.get("avoid") or []) if previous else [])
-    new_avoid = list(version.document.get("avoid") or [])
-    return {
-        "gene_id": version.gene_id,
-        "kind": EventKind.published.value,
-        "trajectory_ids": list(trajectory_ids),
-        "guards_added": [{"text": text} for text in new_avoid if text not in old_avoid],
-        "guards_merged": [],
-        "guards_dropped": [
-            {"text": text, "reason": "removed by a published version"}
-            for text in old_avoid
-            if text not in new_avoid
-        ],
-        "old_asset_id": previous.asset_id if previous else None,
-        "new_asset_id": version.asset_id,
-        "old_version": previous.version if previous else None,
-        "new_version": version.version,
-        "actor": API_ACTOR,
-    }
 
 
 def guard_changes(plan: MergePlan, resynced: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:

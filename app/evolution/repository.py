@@ -47,12 +47,6 @@ class EvolutionRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def clock(self) -> datetime:
-        """The database's wall clock: under a Gene's lock it orders that Gene's merges, on any machine."""
-        moment: datetime | None = await self.session.scalar(select(func.clock_timestamp()))
-        assert moment is not None
-        return moment
-
     async def lock_founding(self, task_family: str | None) -> None:
         key = zlib.crc32((task_family or "").encode())
         await self.session.execute(
@@ -217,12 +211,6 @@ class EvolutionRepository:
                 insert(guard_evidence),
                 [{"guard_id": guard_id, "trajectory_id": trajectory_id} for guard_id in guard_ids],
             )
-
-    async def add_event(self, values: dict[str, Any]) -> int:
-        event_id: int = (
-            await self.session.execute(insert(EvolutionEvent).values(**values).returning(EvolutionEvent.id))
-        ).scalar_one()
-        return event_id
 
     async def events(self, gene_id: str, *, after: int | None, limit: int) -> Sequence[EvolutionEvent]:
         stmt = select(EvolutionEvent).where(EvolutionEvent.gene_id == gene_id)

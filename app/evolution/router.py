@@ -4,50 +4,55 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Path, Request
 
 from app.auth.dependencies import ProducerKey
 from app.auth.principal import Principal
 from app.db import SessionDep
-from app.evolution.history import history_service
 from app.evolution.schemas import EventPage, GuardList, LineagePage, ReviewIn, ReviewRead
 from app.evolution.service import evolution_service
-from app.genes.router import GeneIdPath
+from app.evolution.timeline import timeline_service
+from app.genes.schemas import GeneIdPath
 from app.jsonbody import JSONRoute
+from app.schemas import CursorParam, Limit, page_size
 from app.state import runtime, settings_of
 
 router = APIRouter(prefix="/v1/genes", tags=["evolution"], route_class=JSONRoute)
 
-Limit = Annotated[int | None, Query(ge=1, description="page size (capped by the server)")]
-Cursor = Annotated[str | None, Query(max_length=512)]
-
-
-def _page_size(request: Request, limit: int | None) -> int:
-    settings = settings_of(request)
-    return min(limit or settings.page_size_default, settings.page_size_max)
-
 
 @router.get("/{gene_id}/events", response_model=EventPage)
 async def list_events(
-    gene_id: GeneIdPath, session: SessionDep, request: Request, limit: Limit = None, cursor: Cursor = None
+    gene_id: GeneIdPath,
+    session: SessionDep,
+    request: Request,
+    limit: Limit = None,
+    cursor: CursorParam = None,
 ) -> EventPage:
     """Every change to the Gene, oldest first: trajectories merged, guards added / merged / dropped."""
-    return await history_service.events(session, gene_id, limit=_page_size(request, limit), cursor=cursor)
+    return await timeline_service.events(
+        session, gene_id, limit=page_size(settings_of(request), limit), cursor=cursor
+    )
 
 
 @router.get("/{gene_id}/lineage", response_model=LineagePage)
 async def get_lineage(
-    gene_id: GeneIdPath, session: SessionDep, request: Request, limit: Limit = None, cursor: Cursor = None
+    gene_id: GeneIdPath,
+    session: SessionDep,
+    request: Request,
+    limit: Limit = None,
+    cursor: CursorParam = None,
 ) -> LineagePage:
     """The chain of versions (parent links), each with the trajectories behind it and what changed."""
-    return await history_service.lineage(session, gene_id, limit=_page_size(request, limit), cursor=cursor)
+    return await timeline_service.lineage(
+        session, gene_id, limit=page_size(settings_of(request), limit), cursor=cursor
+    )
 
 
 @router.get("/{gene_id}/guards", response_model=GuardList)
 async def list_guards(gene_id: GeneIdPath, session: SessionDep, request: Request) -> GuardList:
     """The Gene's failure guards: kept ones first in `avoid` order, then proposed ones (waiting for
     backing or review), dropped and rejected ones; each with its state, evidence and backing keys."""
-    return await history_service.guards(session, gene_id, settings_of(request).guard_quorum)
+    return await timeline_service.guards(session, gene_id, settings_of(request).guard_quorum)
 
 
 GuardIdPath = Annotated[int, Path(ge=1, le=2**63 - 1, description="the guard's id (see /guards)")]
@@ -71,7 +76,7 @@ async def _review(
         caller,
         runtime(request).embeddings,
     )
-    listing = await history_service.guards(session, gene_id, settings_of(request).guard_quorum)
+    listing = await timeline_service.guards(session, gene_id, settings_of(request).guard_quorum)
     guard = next(item for item in listing.items if item.id == guard_id)
     return ReviewRead(
         gene_id=gene_id,

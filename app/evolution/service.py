@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -20,15 +22,24 @@ from app.auth.principal import Principal, Role
 from app.config import Settings
 from app.embeddings import EmbeddingService
 from app.errors import Conflict, Forbidden, NotFound
-from app.evolution.distill import CannotFound, founding_document, gene_id_for
+from app.evolution.destination import ROUTE_THRESHOLD, TARGET_FLOOR, routing_text
+from app.evolution.distill import NothingToDistil, founding_document, gene_id_for
 from app.evolution.events import guard_changes, worker_actor
 from app.evolution.extraction import compact_producer_guard, extract_guards, signals_of
 from app.evolution.ledger import GuardLedger, embed_all
-from app.evolution.merge import GUARD_MERGE_THRESHOLD, Backing, MergePlan, Vector, plan_merge, plan_review
+from app.evolution.merge import (
+    GUARD_MERGE_THRESHOLD,
+    Backing,
+    GuardEntry,
+    MergePlan,
+    Vector,
+    plan_merge,
+    plan_review,
+)
 from app.evolution.repository import EvolutionRepository, RouteCandidate
-from app.evolution.routing import ROUTE_THRESHOLD, TARGET_FLOOR, routing_text
+from app.genes.indexing import embedding_text
 from app.genes.repository import GeneRepository
-from app.genes.service import GeneNotFound, GeneRevoked, VersionSource, gene_service
+from app.genes.versions import VersionSource, VersionWriter
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument
 from app.models import (
@@ -41,7 +52,6 @@ from app.models import (
     Trajectory,
     TrajectoryState,
 )
-from app.search.indexing import embedding_text
 from app.trajectories.repository import TrajectoryRepository
 
 DEFAULT_MAX_ATTEMPTS = 5
@@ -75,6 +85,17 @@ class Reviewed:
     version: int
     asset_id: str
     new_version: bool
+
+
+@dataclass
+class _GuardState:
+    current: GeneVersion
+    document: dict[str, Any]
+    avoid: list[str]
+    now: datetime
+    ledger: GuardLedger
+    entries: list[GuardEntry]
+    resynced: list[dict[str, Any]]
 
 
 class GuardNotFound(NotFound):
@@ -125,15 +146,6 @@ class EvolutionService:
             target_floor=settings.target_min_similarity,
             guard_quorum=settings.guard_quorum,
         )
-
-    async def process_next(
-        self, session: AsyncSession, embeddings: EmbeddingService, *, max_attempts: int = DEFAULT_MAX_ATTEMPTS
-    ) -> JobResult | None:
-        """Claim the oldest pending trajectory nobody else holds and process it; None when there is none."""
-        trajectory = await TrajectoryRepository(session).claim_next(max_attempts)
-        if trajectory is None:
-            return None
-        return await self.process(session, trajectory, embeddings)
 
     async def process(
         self, session: AsyncSession, trajectory: Trajectory, embeddings: EmbeddingService
@@ -201,7 +213,7 @@ class EvolutionService:
                     await evolution.lock_founding(trajectory.task_family)
                     gene_id = await self._route(evolution, job)
         if gene_id is None:
-            return await self._found(session, job, embeddings, found_as or draft_id)
+            return await self._new_gene(session, job, embeddings, found_as or draft_id)
         return await self._merge(session, job, embeddings, gene_id, how)
 
     async def _check_resemblance(self, evolution: EvolutionRepository, job: _Job, gene_id: str) -> None:
@@ -246,10 +258,38 @@ class EvolutionService:
         job.route = best
         return best.gene_id
 
+    async def _guard_state(
+        self,
+        session: AsyncSession,
+        gene: Gene,
+        embeddings: EmbeddingService,
+        *,
+        near: Sequence[Vector] = (),
+        include: Sequence[int] = (),
+    ) -> _GuardState:
+        """The current version, its document and `avoid` list, and the guard rows a change may touch
+        (in step with that document), under the Gene's lock."""
+        current = await EvolutionRepository(session).current_version(gene)
+        document: dict[str, Any] = json.loads(current.document_json)
+        document.pop("asset_id", None)
+        avoid: list[str] = list(document.get("avoid") or [])
+        now = await GeneRepository(session).clock()
+        ledger = GuardLedger(EvolutionRepository(session), embeddings)
+        entries, resynced = await ledger.entries(
+            gene.id,
+            avoid,
+            near=near,
+            threshold=self.guard_threshold,
+            publisher=current.published_by,
+            now=now,
+            include=include,
+        )
+        return _GuardState(current, document, avoid, now, ledger, entries, resynced)
+
     def _backing(self, job: _Job, owner: uuid.UUID) -> Backing:
         return Backing(key=job.trajectory.submitted_by, owner=owner, quorum=self.guard_quorum)
 
-    async def _found(
+    async def _new_gene(
         self, session: AsyncSession, job: _Job, embeddings: EmbeddingService, named_id: str | None
     ) -> JobResult:
         trajectory = job.trajectory
@@ -258,7 +298,7 @@ class EvolutionService:
         gene_id = named_id or gene_id_for(
             trajectory.task_family, trajectory.task_description, trajectory.content_hash
         )
-        now = await evolution.clock()
+        now = await genes.clock()
         # The founder owns the new Gene: its guards are served as the owner's.
         backing = self._backing(job, trajectory.submitted_by)
         plan = plan_merge(
@@ -276,7 +316,7 @@ class EvolutionService:
                 avoid=plan.avoid,
             )
             document = GeneDocument.model_validate(raw_document)
-        except CannotFound as exc:
+        except NothingToDistil as exc:
             raise Rejected(f"cannot found a Gene from this run: {exc}") from None
         except ValidationError as exc:
             raise Rejected(f"the Gene distilled from this run is not valid: {_first_error(exc)}") from None
@@ -299,23 +339,12 @@ class EvolutionService:
             return await self._merge(session, job, embeddings, gene_id, "named by its draft")
         gene = await genes.lock_gene(gene_id)
         assert gene is not None
-        source = VersionSource(
-            producer_model=trajectory.producer_model,
-            kind="verified_trajectory",
-            published_by=trajectory.submitted_by,
-            verifier=trajectory.verifier,
-            task_id=trajectory.task_id,
-            task_family=trajectory.task_family,
-            task_description=trajectory.task_description,
-            cost_tokens=trajectory.cost_tokens,
-            cost_attempts=trajectory.cost_attempts,
-            cost_seconds=trajectory.cost_seconds,
-        )
-        version = await gene_service.write_version(genes, gene, raw, asset_id, source, embeddings)
-        await genes.link_trajectories(version.id, [trajectory.id], EvidenceRole.strategy)
+        writer = VersionWriter(session, embeddings)
+        version = await writer.write(gene, raw, asset_id, VersionSource.from_trajectory(trajectory))
+        await writer.link(version, [trajectory.id], EvidenceRole.strategy)
         ledger = GuardLedger(evolution, embeddings)
         await ledger.write(gene_id, plan, [], now, trajectory_id=trajectory.id, backer=backing.key)
-        await evolution.add_event(
+        await writer.record(
             {
                 "gene_id": gene_id,
                 "kind": EventKind.founded.value,
@@ -337,27 +366,15 @@ class EvolutionService:
     ) -> JobResult:
         trajectory = job.trajectory
         genes = GeneRepository(session)
-        evolution = EvolutionRepository(session)
+        writer = VersionWriter(session, embeddings)
         gene = await genes.lock_gene(gene_id)
         if gene is None:
             raise Rejected(f"Gene {gene_id} no longer exists")
         if gene.status == GeneStatus.revoked:
             raise Rejected(f"Gene {gene_id} is revoked and takes no new evidence", gene_id)
-        current = await evolution.current_version(gene)
-        document: dict[str, Any] = json.loads(current.document_json)
-        document.pop("asset_id", None)
-        old_avoid: list[str] = list(document.get("avoid") or [])
-        now = await evolution.clock()
-
-        ledger = GuardLedger(evolution, embeddings)
-        entries, resynced = await ledger.entries(
-            gene_id,
-            old_avoid,
-            near=job.vectors,
-            threshold=self.guard_threshold,
-            publisher=current.published_by,
-            now=now,
-        )
+        state = await self._guard_state(session, gene, embeddings, near=job.vectors)
+        current, document, old_avoid, now = state.current, state.document, state.avoid, state.now
+        ledger, entries, resynced = state.ledger, state.entries, state.resynced
         backing = self._backing(job, gene.owner_key_id)
         plan = plan_merge(
             entries,
@@ -368,14 +385,12 @@ class EvolutionService:
         )
         version: GeneVersion | None = None
         if plan.avoid != old_avoid:
-            version = await self._next_version(
-                genes, gene, current, document, plan.avoid, backing.key, embeddings
-            )
-            await genes.link_trajectories(version.id, [trajectory.id], EvidenceRole.guards)
+            version = await self._next_version(writer, gene, current, document, plan.avoid, backing.key)
+            await writer.link(version, [trajectory.id], EvidenceRole.guards)
         await ledger.write(gene_id, plan, entries, now, trajectory_id=trajectory.id, backer=backing.key)
         asset_id = version.asset_id if version else current.asset_id
         new_version = version.version if version else current.version
-        await evolution.add_event(
+        await writer.record(
             {
                 "gene_id": gene_id,
                 "kind": EventKind.merged.value,
@@ -408,13 +423,12 @@ class EvolutionService:
 
     async def _next_version(
         self,
-        genes: GeneRepository,
+        writer: VersionWriter,
         gene: Gene,
         current: GeneVersion,
         document: dict[str, Any],
         avoid: list[str],
         published_by: uuid.UUID,
-        embeddings: EmbeddingService,
     ) -> GeneVersion:
         """The current document with the new `avoid` list; strategy and everything else as they were.
 
@@ -426,7 +440,7 @@ class EvolutionService:
             raw["avoid"] = avoid
         else:
             raw.pop("avoid", None)
-        # Guards are not embedded (app/search/indexing.py), so the current vector still describes it.
+        # Guards are not embedded (app/genes/indexing.py), so the current vector still describes it.
         embedding = None
         if (
             current.embedding is not None
@@ -436,14 +450,8 @@ class EvolutionService:
             embedding = ([float(x) for x in current.embedding], current.embedding_model)
         validated = GeneDocument.model_validate(raw).hashed_fields()
         asset_id = compute_asset_id(validated)
-        return await gene_service.write_version(
-            genes,
-            gene,
-            validated,
-            asset_id,
-            VersionSource.from_version(current, published_by),
-            embeddings,
-            embedding=embedding,
+        return await writer.write(
+            gene, validated, asset_id, VersionSource.from_version(current, published_by), embedding=embedding
         )
 
     async def review_guard(
@@ -460,29 +468,14 @@ class EvolutionService:
         a new version follows when the served guards change."""
         genes = GeneRepository(session)
         evolution = EvolutionRepository(session)
-        gene = await genes.lock_gene(gene_id)
-        if gene is None:
-            raise GeneNotFound(f"no gene with id {gene_id!r}")
-        if gene.status == GeneStatus.revoked:
-            raise GeneRevoked(f"gene {gene_id} was revoked", extra={"gene_id": gene_id})
+        writer = VersionWriter(session, embeddings)
+        gene = await genes.live_gene(gene_id, lock=True)
         if not caller.at_least(Role.admin) and caller.key_id != gene.owner_key_id:
             raise Forbidden(f"only the owner of {gene_id} or an admin reviews its guards")
         assert caller.key_id is not None
-        current = await evolution.current_version(gene)
-        document: dict[str, Any] = json.loads(current.document_json)
-        document.pop("asset_id", None)
-        old_avoid: list[str] = list(document.get("avoid") or [])
-        now = await evolution.clock()
-        ledger = GuardLedger(evolution, embeddings)
-        entries, resynced = await ledger.entries(
-            gene_id,
-            old_avoid,
-            near=[],
-            threshold=self.guard_threshold,
-            publisher=current.published_by,
-            now=now,
-            include=[guard_id],
-        )
+        state = await self._guard_state(session, gene, embeddings, include=[guard_id])
+        current, document, old_avoid, now = state.current, state.document, state.avoid, state.now
+        ledger, entries, resynced = state.ledger, state.entries, state.resynced
         reviewed = next((entry for entry in entries if entry.id == guard_id), None)
         if reviewed is None:
             raise GuardNotFound(f"gene {gene_id} has no guard {guard_id}")
@@ -493,9 +486,7 @@ class EvolutionService:
         plan = plan_review(entries, reviewed, target)
         version: GeneVersion | None = None
         if plan.avoid != old_avoid:
-            version = await self._next_version(
-                genes, gene, current, document, plan.avoid, caller.key_id, embeddings
-            )
+            version = await self._next_version(writer, gene, current, document, plan.avoid, caller.key_id)
         await ledger.write(gene_id, plan, entries, now, trajectory_id=None, backer=caller.key_id)
         await evolution.record_review(guard_id, caller.key_id, now, note)
         changes = guard_changes(plan, resynced)
@@ -510,7 +501,7 @@ class EvolutionService:
                     "reason": "rejected",
                 }
             )
-        await evolution.add_event(
+        await writer.record(
             {
                 "gene_id": gene_id,
                 "kind": EventKind.reviewed.value,

@@ -33,12 +33,48 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.postgresql.psycopg import dialect as psycopg_dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import ApiKey, EvidenceRole, Gene, GeneVersion, Trajectory, version_trajectories
+from app.genes.errors import GeneNotFound, GeneRevoked
+from app.models import (
+    ApiKey,
+    EvidenceRole,
+    EvolutionEvent,
+    Gene,
+    GeneStatus,
+    GeneVersion,
+    version_trajectories,
+)
 
 
 class GeneRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
+
+    async def now(self) -> datetime:
+        """The transaction's time (PostgreSQL's now()): one instant for everything a request writes."""
+        moment = await self.session.scalar(select(func.now()))
+        assert isinstance(moment, datetime)
+        return moment
+
+    async def clock(self) -> datetime:
+        """The database's wall clock: under a Gene's lock it orders that Gene's merges, on any machine."""
+        moment = await self.session.scalar(select(func.clock_timestamp()))
+        assert isinstance(moment, datetime)
+        return moment
+
+    async def live_gene(self, gene_id: str, *, lock: bool = False) -> Gene:
+        """The Gene (row-locked with `lock`), or GeneNotFound (404) / GeneRevoked (410)."""
+        gene = await (self.lock_gene(gene_id) if lock else self.get_gene(gene_id))
+        if gene is None:
+            raise GeneNotFound(f"no gene with id {gene_id!r}")
+        if gene.status == GeneStatus.revoked:
+            raise GeneRevoked.of(gene_id, gene.status_message)
+        return gene
+
+    async def add_event(self, values: dict[str, Any]) -> int:
+        event_id: int = (
+            await self.session.execute(insert(EvolutionEvent).values(**values).returning(EvolutionEvent.id))
+        ).scalar_one()
+        return event_id
 
     async def version_by_asset(self, asset_id: str) -> GeneVersion | None:
         return await self.session.scalar(select(GeneVersion).where(GeneVersion.asset_id == asset_id))
@@ -82,33 +118,6 @@ class GeneRepository:
             update(Gene).where(Gene.id == gene_id).values(**values, updated_at=func.now())
         )
 
-    async def add_trajectory(self, values: dict[str, Any]) -> uuid.UUID:
-        """Insert a trajectory, or return the id of the one its key already sent with the same content."""
-        stmt = (
-            pg_insert(Trajectory)
-            .values(**values)
-            .on_conflict_do_nothing(index_elements=[Trajectory.submitted_by, Trajectory.content_hash])
-            .returning(Trajectory.id)
-        )
-        inserted = (await self.session.execute(stmt)).scalar_one_or_none()
-        if inserted is not None:
-            return inserted
-        existing = await self.session.scalar(
-            select(Trajectory.id).where(
-                Trajectory.submitted_by == values["submitted_by"],
-                Trajectory.content_hash == values["content_hash"],
-            )
-        )
-        assert existing is not None
-        return existing
-
-    async def trajectory_exists(self, trajectory_id: uuid.UUID, *, submitted_by: uuid.UUID | None) -> bool:
-        """Whether the trajectory exists (and, given `submitted_by`, was sent by that key)."""
-        stmt = select(Trajectory.id).where(Trajectory.id == trajectory_id)
-        if submitted_by is not None:
-            stmt = stmt.where(Trajectory.submitted_by == submitted_by)
-        return await self.session.scalar(stmt) is not None
-
     async def link_trajectories(
         self, version_id: int, trajectory_ids: Sequence[uuid.UUID], role: EvidenceRole
     ) -> None:
@@ -120,14 +129,6 @@ class GeneRepository:
                     for tid in trajectory_ids
                 ],
             )
-
-    async def trajectory_ids_of(self, version_id: int) -> list[uuid.UUID]:
-        rows = await self.session.scalars(
-            select(version_trajectories.c.trajectory_id)
-            .where(version_trajectories.c.version_id == version_id)
-            .order_by(version_trajectories.c.trajectory_id)
-        )
-        return list(rows)
 
     async def gene_with_version(
         self, gene_id: str, *, version: int | None = None, as_of: datetime | None = None
@@ -147,14 +148,6 @@ class GeneRepository:
             )
         else:
             stmt = stmt.where(GeneVersion.version == Gene.current_version)
-        return (await self.session.execute(stmt)).first()
-
-    async def gene_and_version_by_asset(self, asset_id: str) -> Row[Gene, GeneVersion] | None:
-        stmt = (
-            select(Gene, GeneVersion)
-            .join(GeneVersion, GeneVersion.gene_id == Gene.id)
-            .where(GeneVersion.asset_id == asset_id)
-        )
         return (await self.session.execute(stmt)).first()
 
     async def list_genes(

@@ -12,7 +12,10 @@ from fastapi.responses import JSONResponse
 from app.auth.dependencies import ProducerKey
 from app.db import SessionDep, read_connection
 from app.errors import ValidationFailed
+from app.genes.envelope import VersionView
 from app.genes.schemas import (
+    AssetIdPath,
+    GeneIdPath,
     GeneOrder,
     GenePage,
     GeneVersionRead,
@@ -24,16 +27,12 @@ from app.genes.schemas import (
     VersionPage,
 )
 from app.genes.service import gene_service
-from app.genes.views import VersionView
-from app.gep.document import ASSET_ID_REGEX, GENE_ID_PATTERN
 from app.jsonbody import JSONRoute
-from app.schemas import TaskFamily
+from app.schemas import CursorParam, Limit, TaskFamily, page_size
 from app.state import runtime, settings_of
 
 router = APIRouter(prefix="/v1", tags=["genes"], route_class=JSONRoute)
 
-GeneIdPath = Annotated[str, Path(pattern=GENE_ID_PATTERN, description="the Gene's stable id")]
-AssetIdPath = Annotated[str, Path(pattern=ASSET_ID_REGEX, examples=["sha256:" + "0" * 64])]
 AsOf = Annotated[
     datetime | None, Query(description="answer with the version that was current at this instant (RFC 3339)")
 ]
@@ -108,7 +107,9 @@ async def publish_gene(
     body: PublishRequest, session: SessionDep, request: Request, producer: ProducerKey
 ) -> JSONResponse:
     """Publish a Gene version; a new lineage belongs to the key that founds it."""
-    published = await gene_service.publish(session, body, runtime(request).embeddings, actor=producer)
+    published = await gene_service.publish(
+        session, body, runtime(request).embeddings, actor=producer, cpu=runtime(request).cpu
+    )
     version = published.version
     answer = PublishResponse(
         gene_id=version.gene_id, version=version.version, asset_id=version.asset_id, created=published.created
@@ -125,8 +126,8 @@ async def publish_gene(
 async def list_genes(
     session: SessionDep,
     request: Request,
-    limit: Annotated[int | None, Query(ge=1, description="page size (capped by the server)")] = None,
-    cursor: Annotated[str | None, Query(max_length=512)] = None,
+    limit: Limit = None,
+    cursor: CursorParam = None,
     order: GeneOrder = "desc",
     category: Annotated[str | None, Query(max_length=32)] = None,
     producer_model: Annotated[str | None, Query(max_length=200)] = None,
@@ -134,11 +135,9 @@ async def list_genes(
     task_family: Annotated[TaskFamily | None, Query()] = None,
     updated_since: AsOf = None,
 ) -> GenePage:
-    settings = settings_of(request)
-    page_size = min(limit or settings.page_size_default, settings.page_size_max)
     return await gene_service.list_genes(
         session,
-        limit=page_size,
+        limit=page_size(settings_of(request), limit),
         cursor=cursor,
         descending=order == "desc",
         category=category,
@@ -168,12 +167,12 @@ async def list_versions(
     gene_id: GeneIdPath,
     session: SessionDep,
     request: Request,
-    limit: Annotated[int | None, Query(ge=1)] = None,
-    cursor: Annotated[str | None, Query(max_length=512)] = None,
+    limit: Limit = None,
+    cursor: CursorParam = None,
 ) -> VersionPage:
-    settings = settings_of(request)
-    page_size = min(limit or settings.page_size_default, settings.page_size_max)
-    return await gene_service.list_versions(session, gene_id, limit=page_size, cursor=cursor)
+    return await gene_service.list_versions(
+        session, gene_id, limit=page_size(settings_of(request), limit), cursor=cursor
+    )
 
 
 @router.get(

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from fastapi import Path
 from pydantic import BaseModel, Field, model_validator
 
-from app.gep.document import MAX_GUARDS, GeneDocument, ShortText
-from app.schemas import Cost, Name, ProvenanceKindName, Step, StrictModel, TaskRef, Verifier
+from app.gep.document import ASSET_ID_REGEX, GENE_ID_PATTERN, MAX_GUARDS, GeneDocument, ShortText
+from app.schemas import Cost, CursorModel, Name, ProvenanceKindName, Step, StrictModel, TaskRef, Verifier
 
 
 class InlineTrajectory(StrictModel):
@@ -124,6 +125,16 @@ class GeneSummary(BaseModel):
     updated_at: datetime
 
 
+class GeneCursor(CursorModel):
+    updated_at: datetime
+    gene_id: str
+    descending: bool
+
+
+class VersionCursor(CursorModel):
+    version: int
+
+
 class GenePage(BaseModel):
     items: list[GeneSummary]
     next_cursor: str | None
@@ -167,3 +178,6 @@ class OwnerChange(BaseModel):
 
 
 GeneOrder = Literal["asc", "desc"]
+# Path parameters every domain's routes use for a Gene.
+GeneIdPath = Annotated[str, Path(pattern=GENE_ID_PATTERN, description="the Gene's stable id")]
+AssetIdPath = Annotated[str, Path(pattern=ASSET_ID_REGEX, examples=["sha256:" + "0" * 64])]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,48 +12,34 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import SYSTEM, Principal, Role
 from app.auth.repository import KeyRepository
+from app.cpu import THREADS, CpuPool
 from app.embeddings import EmbeddingService
-from app.errors import AppError, Conflict, Forbidden, Gone, NotFound, ValidationFailed
-from app.evolution.events import published_event
-from app.evolution.repository import EvolutionRepository
-from app.genes.prompt import BudgetTooSmall, RenderedPrompt, render
+from app.errors import AppError, Conflict, NotFound, ValidationFailed
+from app.genes.envelope import VersionView
+from app.genes.errors import GeneNotFound, GeneRevoked, NotOwner, StaleParent
 from app.genes.repository import GeneReader, GeneRepository
 from app.genes.schemas import (
+    GeneCursor,
     GenePage,
     GeneSummary,
     KeyRef,
     OwnerChange,
     PublishRequest,
+    VersionCursor,
     VersionPage,
     VersionSummary,
 )
-from app.genes.views import VersionView
-from app.gep.canonical import canonical_json, compute_asset_id
-from app.models import EvidenceRole, Gene, GeneStatus, GeneVersion, TrajectoryState
+from app.genes.versions import VersionSource, VersionWriter
+from app.gep.canonical import compute_asset_id
+from app.gep.prompt import BudgetTooSmall, RenderedPrompt, render
+from app.models import EvidenceRole, GeneStatus, GeneVersion, TrajectoryState
 from app.redaction import Redactor
-from app.schemas import Cost, decode_cursor, encode_cursor
-from app.search.indexing import embedding_text, search_vector, signals_vector
+from app.schemas import CursorCodec
 from app.trajectories.content import trajectory_values
+from app.trajectories.repository import TrajectoryRepository
 
-
-class GeneNotFound(NotFound):
-    code = "gene-not-found"
-    title = "Gene not found"
-
-
-class GeneRevoked(Gone):
-    code = "gene-revoked"
-    title = "Gene revoked"
-
-
-class NotOwner(Forbidden):
-    code = "not-owner"
-    title = "Not the Gene's owner"
-
-
-class StaleParent(Conflict):
-    code = "stale-parent"
-    title = "Parent is not the Gene's current version"
+GENE_CURSOR = CursorCodec(GeneCursor)
+VERSION_CURSOR = CursorCodec(VersionCursor)
 
 
 @dataclass(frozen=True)
@@ -84,42 +69,6 @@ class Published:
     created: bool
 
 
-@dataclass(frozen=True)
-class VersionSource:
-    """The provenance columns of a new version: where its strategy came from and who published it.
-
-    The strategy's provenance (kind, producer model, verifier, task, cost) describes the run the
-    strategy was learned from; a version that only changes guards keeps its predecessor's
-    (`from_version`), and the runs behind its guards are linked with the role `guards`.
-    """
-
-    producer_model: str
-    kind: str
-    published_by: uuid.UUID
-    verifier: dict[str, Any] | None = None
-    task_id: str | None = None
-    task_family: str | None = None
-    task_description: str | None = None
-    cost_tokens: int | None = None
-    cost_attempts: int | None = None
-    cost_seconds: float | None = None
-
-    @classmethod
-    def from_version(cls, version: GeneVersion, published_by: uuid.UUID) -> VersionSource:
-        return cls(
-            producer_model=version.producer_model,
-            kind=version.provenance_kind,
-            published_by=published_by,
-            verifier=version.verifier,
-            task_id=version.task_id,
-            task_family=version.task_family,
-            task_description=version.task_description,
-            cost_tokens=version.cost_tokens,
-            cost_attempts=version.cost_attempts,
-            cost_seconds=version.cost_seconds,
-        )
-
-
 class GeneService:
     async def publish(
         self,
@@ -128,6 +77,7 @@ class GeneService:
         embeddings: EmbeddingService,
         *,
         actor: Principal = SYSTEM,
+        cpu: CpuPool = THREADS,
     ) -> Published:
         """Write a new immutable version (or find the identical one); index it for search.
 
@@ -142,8 +92,10 @@ class GeneService:
                 f"asset_id {claimed} does not match the document; expected {asset_id}",
                 extra={"expected_asset_id": asset_id},
             )
-        # Redaction is CPU work proportional to the body: off the event loop.
-        scrubbed = await asyncio.to_thread(_scrub, request, raw)
+        # Redaction is CPU work proportional to the body: off the event loop (app/cpu.py).
+        # (pydantic-core serializes a megabyte in a few ms: a cheap measure of the work ahead.)
+        size = len(request.model_dump_json())
+        scrubbed = await cpu.run(size, _scrub, request, raw)
         if scrubbed.document_secrets:
             raise ValidationFailed(
                 "the Gene document contains what looks like a secret ("
@@ -175,7 +127,9 @@ class GeneService:
             if existing := await repo.version_by_asset(asset_id):
                 return Published(existing, created=False)
             if gene.status == GeneStatus.revoked:
-                raise GeneRevoked(f"gene {gene_id} is revoked and takes no new versions")
+                raise GeneRevoked(
+                    f"gene {gene_id} is revoked and takes no new versions", extra={"gene_id": gene_id}
+                )
             if not actor.at_least(Role.admin) and gene.owner_key_id != actor.key_id:
                 raise NotOwner(
                     f"gene {gene_id} belongs to another producer; only it or an admin adds versions"
@@ -193,107 +147,39 @@ class GeneService:
             raise ValidationFailed(f"parent {parent} is not a version known to this registry")
 
         previous = None if created_lineage else await repo.version_by_asset(gene.current_asset_id)
-        task = provenance.task
-        cost = provenance.cost or Cost()
         assert actor.key_id is not None
-        version = await self.write_version(
-            repo,
-            gene,
-            raw,
-            asset_id,
-            VersionSource(
-                producer_model=provenance.producer_model,
-                kind=provenance.kind,
-                published_by=actor.key_id,
-                verifier=scrubbed.verifier,
-                task_id=task.id if task else None,
-                task_family=task.family if task else None,
-                task_description=scrubbed.task_description,
-                cost_tokens=cost.tokens,
-                cost_attempts=cost.attempts,
-                cost_seconds=cost.seconds,
-            ),
-            embeddings,
+        source = VersionSource.from_provenance(
+            kind=provenance.kind,
+            producer_model=provenance.producer_model,
+            published_by=actor.key_id,
+            verifier=scrubbed.verifier,
+            task=provenance.task,
+            task_description=scrubbed.task_description,
+            cost=provenance.cost,
         )
-        evidence = await self._evidence(repo, request, gene_id, asset_id, actor)
-        await repo.link_trajectories(version.id, evidence, EvidenceRole.strategy)
-        await EvolutionRepository(session).add_event(published_event(previous, version, evidence))
+        writer = VersionWriter(session, embeddings)
+        version = await writer.write(gene, raw, asset_id, source)
+        evidence = await self._evidence(session, request, gene_id, asset_id, actor, cpu)
+        await writer.link(version, evidence, EvidenceRole.strategy)
+        await writer.record_published(previous, version, evidence)
         return Published(version, created=True)
-
-    async def write_version(
-        self,
-        repo: GeneRepository,
-        gene: Gene,
-        raw: dict[str, Any],
-        asset_id: str,
-        source: VersionSource,
-        embeddings: EmbeddingService,
-        *,
-        embedding: tuple[list[float], str] | None = None,
-    ) -> GeneVersion:
-        """Append `raw` as the next version of `gene` (locked by the caller) and make it current.
-
-        `raw` is a validated document without asset_id; its `parent` must already name the current
-        version. `embedding` (vector, model) reuses a vector when the embedded text did not change.
-        """
-        if gene.current_version > 0:
-            await repo.close_current_version(gene.id)
-        next_version = gene.current_version + 1
-        served = {**raw, "asset_id": asset_id}
-        if embedding is None:
-            [vector] = await embeddings.embed_texts([embedding_text(raw)])
-            embedding = (vector.tolist(), embeddings.name)
-        version = await repo.insert_version(
-            {
-                "gene_id": gene.id,
-                "version": next_version,
-                "asset_id": asset_id,
-                "parent_asset_id": raw.get("parent"),
-                "canonical_json": canonical_json(raw),
-                "document_json": canonical_json(served),
-                "document": served,
-                "producer_model": source.producer_model,
-                "provenance_kind": source.kind,
-                "verifier": source.verifier,
-                "task_id": source.task_id,
-                "task_family": source.task_family,
-                "task_description": source.task_description,
-                "cost_tokens": source.cost_tokens,
-                "cost_attempts": source.cost_attempts,
-                "cost_seconds": source.cost_seconds,
-                "published_by": source.published_by,
-                "embedding": embedding[0],
-                "embedding_model": embedding[1],
-                "search_tsv": search_vector(raw),
-                "signals_tsv": signals_vector(raw),
-            }
-        )
-        await repo.point_gene_at(
-            gene.id,
-            {
-                "current_version": next_version,
-                "current_asset_id": asset_id,
-                "category": raw["category"],
-                "task_family": source.task_family or gene.task_family,
-                "producer_model": raw.get("model_name") or source.producer_model,
-            },
-        )
-        return version
 
     async def _evidence(
         self,
-        repo: GeneRepository,
+        session: AsyncSession,
         request: PublishRequest,
         gene_id: str,
         asset_id: str,
         actor: Principal,
+        cpu: CpuPool,
     ) -> list[uuid.UUID]:
         """The run behind the version: one of the publisher's own trajectories, or the inline one."""
         provenance = request.provenance
+        trajectories = TrajectoryRepository(session)
         if provenance.trajectory_id is not None:
             # Someone else's run is not evidence one may cite, and its existence is not disclosed.
             submitter = None if actor.at_least(Role.admin) else actor.key_id
-            if not await repo.trajectory_exists(provenance.trajectory_id, submitted_by=submitter):
+            if not await trajectories.exists(provenance.trajectory_id, submitted_by=submitter):
                 raise ValidationFailed(
                     f"trajectory {provenance.trajectory_id} is not one of yours in this registry"
                 )
@@ -302,7 +188,8 @@ class GeneService:
         if inline is None:
             return []
         assert provenance.task is not None and provenance.verifier is not None
-        values = await asyncio.to_thread(
+        values = await cpu.run(
+            len(inline.model_dump_json()),
             trajectory_values,
             task=provenance.task,
             producer_model=provenance.producer_model,
@@ -320,7 +207,7 @@ class GeneService:
             result_asset_id=asset_id,
             submitted_by=actor.key_id,
         )
-        return [await repo.add_trajectory(values)]
+        return [await trajectories.add(values)]
 
     async def read_version(
         self,
@@ -337,7 +224,7 @@ class GeneService:
         if row is None:
             raise await self._why_missing(reader, gene_id, version=version, as_of=as_of, asset_id=asset_id)
         if row["status"] == GeneStatus.revoked:
-            raise self._revoked(row["gene_id"], row["status_message"])
+            raise GeneRevoked.of(row["gene_id"], row["status_message"])
         return VersionView(row)
 
     async def _why_missing(
@@ -355,19 +242,13 @@ class GeneService:
         if facts is None:
             return GeneNotFound(f"no gene with id {gene_id!r}")
         if facts["status"] == GeneStatus.revoked:
-            return self._revoked(gene_id, facts["status_message"])
+            return GeneRevoked.of(gene_id, facts["status_message"])
         if version is not None:
             return NotFound(
                 f"gene {gene_id} has no version {version} (current is {facts['current_version']})"
             )
         moment = as_of.isoformat() if as_of else "that time"
         return NotFound(f"gene {gene_id} did not exist at {moment}")
-
-    @staticmethod
-    def _revoked(gene_id: str, message: str | None) -> GeneRevoked:
-        return GeneRevoked(
-            f"gene {gene_id} was revoked" + (f": {message}" if message else ""), extra={"gene_id": gene_id}
-        )
 
     async def list_genes(
         self,
@@ -383,13 +264,8 @@ class GeneService:
         updated_since: datetime | None = None,
     ) -> GenePage:
         after = None
-        if cursor:
-            data = decode_cursor(cursor)
-            try:
-                after = (datetime.fromisoformat(data["u"]), str(data["i"]))
-                descending = bool(data["d"])
-            except (KeyError, TypeError, ValueError):
-                raise ValidationFailed("cursor is not one this service issued") from None
+        if position := GENE_CURSOR.decode(cursor):
+            after, descending = (position.updated_at, position.gene_id), position.descending
         rows = await GeneRepository(session).list_genes(
             limit=limit + 1,
             descending=descending,
@@ -399,6 +275,11 @@ class GeneService:
             status=status,
             task_family=task_family,
             updated_since=updated_since,
+        )
+        page, next_cursor = GENE_CURSOR.page(
+            rows,
+            limit,
+            lambda row: GeneCursor(updated_at=row[0].updated_at, gene_id=row[0].id, descending=descending),
         )
         items = [
             GeneSummary(
@@ -413,32 +294,20 @@ class GeneService:
                 created_at=gene.created_at,
                 updated_at=gene.updated_at,
             )
-            for gene, summary in rows[:limit]
+            for gene, summary in page
         ]
-        next_cursor = None
-        if len(rows) > limit:
-            last = items[-1]
-            next_cursor = encode_cursor(
-                {"u": last.updated_at.isoformat(), "i": last.gene_id, "d": descending}
-            )
         return GenePage(items=items, next_cursor=next_cursor)
 
     async def list_versions(
         self, session: AsyncSession, gene_id: str, *, limit: int, cursor: str | None
     ) -> VersionPage:
         repo = GeneRepository(session)
-        gene = await repo.get_gene(gene_id)
-        if gene is None:
-            raise GeneNotFound(f"no gene with id {gene_id!r}")
-        if gene.status == GeneStatus.revoked:
-            raise self._revoked(gene.id, gene.status_message)
-        after = None
-        if cursor:
-            value = decode_cursor(cursor).get("v")
-            if not isinstance(value, int):
-                raise ValidationFailed("cursor is not one this service issued")
-            after = value
-        versions = await repo.list_versions(gene_id, after=after, limit=limit + 1)
+        await repo.live_gene(gene_id)
+        position = VERSION_CURSOR.decode(cursor)
+        versions = await repo.list_versions(
+            gene_id, after=position.version if position else None, limit=limit + 1
+        )
+        page, next_cursor = VERSION_CURSOR.page(versions, limit, lambda v: VersionCursor(version=v.version))
         items = [
             VersionSummary(
                 version=v.version,
@@ -449,9 +318,8 @@ class GeneService:
                 valid_from=v.valid_from,
                 valid_to=v.valid_to,
             )
-            for v in versions[:limit]
+            for v in page
         ]
-        next_cursor = encode_cursor({"v": items[-1].version}) if len(versions) > limit else None
         return VersionPage(gene_id=gene_id, items=items, next_cursor=next_cursor)
 
     async def transfer(
@@ -459,11 +327,7 @@ class GeneService:
     ) -> OwnerChange:
         """Hand a Gene to another producer (or admin) key: by its owner or an admin."""
         repo = GeneRepository(session)
-        gene = await repo.lock_gene(gene_id)
-        if gene is None:
-            raise GeneNotFound(f"no gene with id {gene_id!r}")
-        if gene.status == GeneStatus.revoked:
-            raise self._revoked(gene.id, gene.status_message)
+        gene = await repo.live_gene(gene_id, lock=True)
         if not caller.at_least(Role.admin) and caller.key_id != gene.owner_key_id:
             raise NotOwner(f"only the owner of {gene_id} or an admin transfers it")
         keys = KeyRepository(session)

@@ -18,10 +18,9 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
-    field_validator,
 )
 
-from app.gep.signals import InvalidSignalPattern, parse_pattern
+from app.gep.signals import InvalidSignalPattern, validate_patterns
 
 GENE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{2,127}$"
 ASSET_ID_REGEX = r"^sha256:[0-9a-f]{64}$"
@@ -41,6 +40,29 @@ ShortText = Annotated[str, StringConstraints(max_length=300), NotBlank]
 Signal = Annotated[str, StringConstraints(max_length=260), NotBlank]
 GeneId = Annotated[str, StringConstraints(pattern=GENE_ID_PATTERN)]
 AssetId = Annotated[str, StringConstraints(pattern=ASSET_ID_REGEX)]
+
+
+def _compiled(patterns: list[str]) -> list[str]:
+    try:
+        validate_patterns(patterns)
+    except InvalidSignalPattern as exc:
+        raise ValueError(str(exc)) from None
+    return patterns
+
+
+def _without_shell_operators(commands: list[str]) -> list[str]:
+    # GEP clients run validation commands without a shell; operators would be a smuggled script.
+    for command in commands:
+        if SHELL_OPERATORS.search(command):
+            raise ValueError(f"validation command {command!r} contains a shell operator")
+    return commands
+
+
+# `signals_match` and `validation` as every document (and every producer's draft) must hold them.
+SignalPatterns = Annotated[list[Signal], Field(min_length=1, max_length=32), AfterValidator(_compiled)]
+ValidationCommands = Annotated[
+    list[ShortText], Field(min_length=1, max_length=10), AfterValidator(_without_shell_operators)
+]
 
 
 class _Strict(BaseModel):
@@ -115,11 +137,11 @@ class GeneDocument(_Strict):
     schema_version: Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$", max_length=32)]
     id: GeneId
     category: Literal["repair", "optimize", "innovate", "explore"]
-    signals_match: list[Signal] = Field(min_length=1, max_length=32)
+    signals_match: SignalPatterns
     preconditions: list[Line] | None = Field(default=None, max_length=20)
     strategy: list[Line] = Field(min_length=1, max_length=30)
     constraints: Constraints
-    validation: list[ShortText] = Field(min_length=1, max_length=10)
+    validation: ValidationCommands
     summary: ShortText | None = None
     epigenetic_marks: list[ShortText] | None = Field(default=None, max_length=32)
     learning_history: list[LearningEntry] | None = Field(default=None, max_length=20)
@@ -136,25 +158,6 @@ class GeneDocument(_Strict):
     parent: AssetId | None = None
     generation_meta: dict[str, Any] | None = None
     asset_id: AssetId | None = None
-
-    @field_validator("signals_match")
-    @classmethod
-    def _patterns_compile(cls, patterns: list[str]) -> list[str]:
-        for source in patterns:
-            try:
-                parse_pattern(source)
-            except InvalidSignalPattern as exc:
-                raise ValueError(str(exc)) from None
-        return patterns
-
-    @field_validator("validation")
-    @classmethod
-    def _no_shell_operators(cls, commands: list[str]) -> list[str]:
-        # GEP clients run validation commands without a shell; operators would be a smuggled script.
-        for command in commands:
-            if SHELL_OPERATORS.search(command):
-                raise ValueError(f"validation command {command!r} contains a shell operator")
-        return commands
 
     def hashed_fields(self) -> dict[str, Any]:
         """The document as sent, minus `asset_id`: exactly what the asset_id is computed over."""

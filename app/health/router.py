@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel
-from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
+from app.db import schema_revision
 from app.errors import ServiceUnavailable
 from app.state import runtime
 
@@ -36,8 +36,7 @@ async def readyz(request: Request) -> Readiness:
     state = runtime(request)
     expected = state.expected_migration
     try:
-        async with state.engine.connect() as conn:
-            current = await conn.scalar(text("SELECT version_num FROM alembic_version"))
+        current = await schema_revision(state.engine)
     except SQLAlchemyError:
         raise ServiceUnavailable("database unreachable", extra={"database": "unreachable"}) from None
     if current != expected:

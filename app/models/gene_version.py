@@ -93,7 +93,7 @@ class GeneVersion(Base):
     embedding: Mapped[list[float] | None] = mapped_column(Vector(EMBEDDING_DIM))
     embedding_model: Mapped[str | None] = mapped_column(Text)
     # Weighted full-text vector (summary and signals A, strategy B, preconditions C, guards D) and a
-    # separate unstemmed vector of signal words; see app/search/indexing.py.
+    # separate unstemmed vector of signal words; see app/genes/indexing.py.
     search_tsv: Mapped[str | None] = mapped_column(TSVECTOR)
     signals_tsv: Mapped[str | None] = mapped_column(TSVECTOR)
 

@@ -40,19 +40,6 @@ class OutcomeRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def now(self) -> datetime:
-        moment = await self.session.scalar(select(func.now()))
-        assert isinstance(moment, datetime)
-        return moment
-
-    async def lock_gene(self, gene_id: str) -> Gene | None:
-        return await self.session.scalar(
-            select(Gene).where(Gene.id == gene_id).with_for_update().execution_options(populate_existing=True)
-        )
-
-    async def version_by_asset(self, asset_id: str) -> GeneVersion | None:
-        return await self.session.scalar(select(GeneVersion).where(GeneVersion.asset_id == asset_id))
-
     async def insert_outcome(self, values: dict[str, Any]) -> int | None:
         """The new report's id, or None when this (reporter, task, asset, attempt) was reported before."""
         stmt = (

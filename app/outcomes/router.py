@@ -7,8 +7,9 @@ from fastapi.responses import JSONResponse
 
 from app.auth.dependencies import ConsumerKey
 from app.db import SessionDep
-from app.genes.router import GeneIdPath
+from app.genes.schemas import GeneIdPath
 from app.jsonbody import JSONRoute
+from app.outcomes.lifecycle import lifecycle_service
 from app.outcomes.schemas import LifecycleChange, OutcomeIn, OutcomeRead, ProducerRead, StatsRead, StatusIn
 from app.outcomes.service import outcome_service
 from app.state import settings_of
@@ -55,4 +56,4 @@ async def set_status(
     gene_id: GeneIdPath, body: StatusIn, session: SessionDep, caller: ConsumerKey
 ) -> LifecycleChange:
     """Promote, deprecate or reinstate a Gene (admin), or revoke it (admin or its owner), with a reason."""
-    return await outcome_service.set_status(session, gene_id, body.status, body.reason, caller)
+    return await lifecycle_service.set_status(session, gene_id, body.status, body.reason, caller)

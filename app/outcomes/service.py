@@ -1,24 +1,23 @@
-"""Outcome reports, quality estimates, producer reputation and the Gene lifecycle."""
+"""Outcome reports, quality estimates and producer reputation (status changes: app/outcomes/lifecycle.py)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.auth.principal import Principal, Role
+from app.auth.principal import Principal
 from app.config import Settings
 from app.errors import Conflict, Forbidden, NotFound, ValidationFailed
-from app.genes.service import GeneRevoked
-from app.models import Gene, GeneQuality, GeneStatus, Outcome
+from app.genes.repository import GeneRepository
+from app.models import Gene, GeneQuality, Outcome
+from app.outcomes.lifecycle import lifecycle_service
 from app.outcomes.quality import Evidence, Posterior, negative_transfer, posterior, reputation, tally
 from app.outcomes.repository import ALL_MODELS, OutcomeRepository
 from app.outcomes.schemas import (
     CostRead,
-    LifecycleChange,
     OutcomeIn,
     OutcomeRead,
     ProducerRead,
@@ -29,15 +28,6 @@ from app.outcomes.schemas import (
     VersionQualityRead,
 )
 from app.redaction import redact
-
-RULES = "lifecycle rules"
-# The statuses a Gene may be set to by hand, each with the statuses it may come from; revoked is final.
-MANUAL_SOURCES: dict[str, set[str]] = {
-    GeneStatus.candidate: {GeneStatus.promoted, GeneStatus.deprecated},
-    GeneStatus.promoted: {GeneStatus.candidate, GeneStatus.deprecated},
-    GeneStatus.deprecated: {GeneStatus.candidate, GeneStatus.promoted},
-    GeneStatus.revoked: {GeneStatus.candidate, GeneStatus.promoted, GeneStatus.deprecated},
-}
 
 
 class AssetNotFound(NotFound):
@@ -98,16 +88,13 @@ class OutcomeService:
     ) -> Reported:
         """Record a report and recompute the Gene's quality from every counted report, by key."""
         repo = OutcomeRepository(session)
+        genes = GeneRepository(session)
         # The Gene's row lock serializes the updates of its quality rows and of its status.
-        gene = await repo.lock_gene(gene_id)
-        if gene is None:
-            raise NotFound(f"no gene with id {gene_id!r}")
-        if gene.status == GeneStatus.revoked:
-            raise GeneRevoked(f"gene {gene_id} was revoked: reports against it are not taken")
+        gene = await genes.live_gene(gene_id, lock=True)
         if reporter.key_id == gene.owner_key_id:
             raise SelfReport(f"{gene_id} is yours: its owner's reports never count for it")
         consumer_model = self._consumer_model(body, reporter)
-        version = await repo.version_by_asset(body.asset_id)
+        version = await genes.version_by_asset(body.asset_id)
         if version is None:
             raise AssetNotFound(f"no asset {body.asset_id} in this registry")
         if version.gene_id != gene_id:
@@ -146,7 +133,7 @@ class OutcomeService:
                 )
             return Reported(await self._read(repo, existing, gene, settings), created=False)
 
-        now = await repo.now()
+        now = await genes.now()
         row = await repo.quality_for_update(gene_id, ALL_MODELS)
         # A copy: recompute() updates that very row.
         previous = self._evidence(row) if row is not None else None
@@ -154,7 +141,9 @@ class OutcomeService:
         await self._credit_producer(repo, gene.producer_model, previous, overall, now, settings)
         if values["model_bound"]:
             await self.recompute(repo, gene, consumer_model, now, settings)
-        await self.apply_rules(repo, gene, overall, now, settings)
+        prior = await self.prior_mean(repo, gene.producer_model, now, settings)
+        post = posterior(self._evidence(overall), prior, settings.quality_prior_strength)
+        await lifecycle_service.apply_rules(repo, gene, overall, post, settings)
         outcome = await repo.existing_outcome(
             str(reporter.key_id), body.task_id, body.asset_id, body.attempt_id
         )
@@ -234,82 +223,6 @@ class OutcomeService:
         producer.failures = max(0.0, current.failures + after.failures - old.failures)
         producer.as_of, producer.reports = now, producer.reports + 1
 
-    async def apply_rules(
-        self, repo: OutcomeRepository, gene: Gene, overall: GeneQuality, now: datetime, settings: Settings
-    ) -> LifecycleChange | None:
-        """Promote or deprecate by the rules (counting keys, not reports or model names); a revoked
-        Gene never changes by rule."""
-        prior = await self.prior_mean(repo, gene.producer_model, now, settings)
-        post = posterior(self._evidence(overall), prior, settings.quality_prior_strength)
-        lower = post.quantile(settings.quality_lower_quantile)
-        upper = post.quantile(1 - settings.quality_lower_quantile)
-        target: str | None = None
-        reason = ""
-        if (
-            gene.status in (GeneStatus.candidate, GeneStatus.promoted)
-            and overall.reports >= settings.deprecate_min_reports
-            and overall.reporters >= settings.deprecate_min_reporters
-            and upper < settings.deprecate_max_upper_bound
-        ):
-            target = GeneStatus.deprecated
-            limit = settings.deprecate_max_upper_bound
-            reason = (
-                f"{overall.reports} reports from {overall.reporters} keys, "
-                f"success upper bound {upper:.2f} < {limit}"
-            )
-        elif gene.status == GeneStatus.candidate and lower >= settings.promote_min_lower_bound:
-            keys = await repo.key_tallies(gene.id, settings.quality_half_life_days)
-            successful = tally(keys, settings.quality_max_weight_per_key).successful_reporters
-            if (
-                overall.successes >= settings.promote_min_successes
-                and successful >= settings.promote_min_reporters
-            ):
-                target = GeneStatus.promoted
-                reason = (
-                    f"success lower bound {lower:.2f} >= {settings.promote_min_lower_bound} from "
-                    f"{overall.successes:.1f} weighted successes reported by {successful} keys"
-                )
-        if target is None:
-            return None
-        return await self.transition(repo, gene, target, reason, RULES)
-
-    async def transition(
-        self, repo: OutcomeRepository, gene: Gene, target: str, reason: str, actor: str
-    ) -> LifecycleChange:
-        previous = gene.status
-        await repo.set_status(gene.id, target, reason)
-        await repo.record_status_change(gene.id, previous, target, reason, actor)
-        gene.status, gene.status_message = target, reason
-        return LifecycleChange(
-            gene_id=gene.id, from_status=previous, status=target, reason=reason, actor=actor
-        )
-
-    async def set_status(
-        self,
-        session: AsyncSession,
-        gene_id: str,
-        target: Literal["candidate", "promoted", "deprecated", "revoked"],
-        reason: str,
-        caller: Principal,
-    ) -> LifecycleChange:
-        """A lifecycle action by hand: any by an admin; revocation also by the Gene's owner."""
-        repo = OutcomeRepository(session)
-        gene = await repo.lock_gene(gene_id)
-        if gene is None:
-            raise NotFound(f"no gene with id {gene_id!r}")
-        owner = gene.owner_key_id is not None and gene.owner_key_id == caller.key_id
-        if not caller.at_least(Role.admin) and not (target == GeneStatus.revoked and owner):
-            raise Forbidden(
-                "only an admin sets a Gene's status; its owner may revoke it"
-                if target != GeneStatus.revoked
-                else f"only an admin or the owner of {gene_id} may revoke it"
-            )
-        if gene.status == target:
-            raise Conflict(f"gene {gene_id} is already {target}")
-        if gene.status not in MANUAL_SOURCES[target]:
-            raise Conflict(f"gene {gene_id} is {gene.status}: it cannot be set to {target}")
-        return await self.transition(repo, gene, target, reason, caller.name)
-
     async def _read(
         self, repo: OutcomeRepository, outcome: Outcome, gene: Gene, settings: Settings
     ) -> OutcomeRead:
@@ -331,14 +244,9 @@ class OutcomeService:
 
     async def stats(self, session: AsyncSession, gene_id: str, settings: Settings) -> StatsRead:
         repo = OutcomeRepository(session)
-        gene = await session.get(Gene, gene_id)
-        if gene is None:
-            raise NotFound(f"no gene with id {gene_id!r}")
-        if gene.status == GeneStatus.revoked:
-            raise GeneRevoked(
-                f"gene {gene_id} was revoked" + (f": {gene.status_message}" if gene.status_message else "")
-            )
-        now = await repo.now()
+        genes = GeneRepository(session)
+        gene = await genes.live_gene(gene_id)
+        now = await genes.now()
         half_life = settings.quality_half_life_days
         strength = settings.quality_prior_strength
         level = settings.quality_lower_quantile
@@ -373,7 +281,7 @@ class OutcomeService:
                     lower_bound=post.quantile(level),
                 )
             )
-        usage, cost, history = await self.history(repo, gene_id)
+        usage, cost, history = await self.usage_cost_and_status(repo, gene_id)
         return StatsRead(
             gene_id=gene_id,
             status=gene.status,
@@ -388,7 +296,7 @@ class OutcomeService:
         )
 
     @staticmethod
-    async def history(
+    async def usage_cost_and_status(
         repo: OutcomeRepository, gene_id: str
     ) -> tuple[UsageRead, CostRead, list[StatusChangeRead]]:
         """Reuse, discovery cost and status history: kept for every Gene, a revoked one included."""
@@ -424,7 +332,7 @@ class OutcomeService:
 
     async def producers(self, session: AsyncSession, settings: Settings) -> list[ProducerRead]:
         repo = OutcomeRepository(session)
-        now = await repo.now()
+        now = await GeneRepository(session).now()
         level = settings.quality_lower_quantile
         result = []
         for row, genes in await repo.reputations():

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.embeddings import EmbeddingService
+from app.genes.indexing import embedding_text
 from app.genes.repository import GeneRepository
-from app.search.indexing import embedding_text
 
 BATCH = 256
 

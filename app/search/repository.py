@@ -196,3 +196,22 @@ class SearchRepository:
             "SELECT id, document_json FROM gene_versions WHERE id = ANY(%(ids)s)", {"ids": version_ids}
         )
         return {int(row["id"]): str(row["document_json"]) for row in rows}
+
+
+# Any constant works, as long as every Genebank process uses the same one.
+REFRESH_LOCK_KEY = 0x67656E66
+TERM_STATS_VIEWS = ("search_term_stats", "signal_term_stats")
+
+
+async def refresh_term_stats(conn: psycopg.AsyncConnection[Any]) -> bool:
+    """Refresh both views unless another process is doing it right now (then False)."""
+    locked = await (await conn.execute("SELECT pg_try_advisory_lock(%s)", (REFRESH_LOCK_KEY,))).fetchone()
+    if not locked or not locked[0]:
+        return False
+    try:
+        for view in TERM_STATS_VIEWS:
+            # CONCURRENTLY: searches keep reading the previous figures meanwhile.
+            await conn.execute(f"REFRESH MATERIALIZED VIEW CONCURRENTLY {view}")
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock(%s)", (REFRESH_LOCK_KEY,))
+    return True

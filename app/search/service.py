@@ -37,11 +37,10 @@ import psycopg
 
 from app.config import Settings
 from app.embeddings import EmbeddingService
-from app.errors import ValidationFailed
-from app.genes.prompt import BudgetTooSmall, render
+from app.gep.prompt import BudgetTooSmall, render
 from app.gep.signals import matching_patterns
 from app.outcomes.quality import Evidence, posterior
-from app.schemas import decode_cursor, encode_cursor
+from app.schemas import CursorCodec, CursorModel, InvalidCursor
 from app.search.repository import EXACT_SCAN_LIMIT, Filters, SearchRepository
 from app.search.schemas import (
     Band,
@@ -62,6 +61,14 @@ WEIGHTS = {"relevance": 0.80, "quality": 0.15, "provenance": 0.02, "freshness": 
 PROVENANCE_VALUE = {"verified_trajectory": 1.0, "manual": 0.5, "reference": 0.0}
 DEFAULT_STATUSES = ["candidate", "promoted"]
 MAX_OFFSET = 200
+
+
+class SearchCursor(CursorModel):
+    offset: int
+    search: str  # the fingerprint of the query and filters the cursor belongs to
+
+
+SEARCH_CURSOR = CursorCodec(SearchCursor)
 
 
 @dataclass
@@ -142,7 +149,9 @@ class SearchService:
         return SearchResponse(
             band=self._band(scored),
             results=[self._result(item, request.explain) for item in page],
-            next_cursor=encode_cursor({"o": offset + request.k, "f": fingerprint}) if more else None,
+            next_cursor=SEARCH_CURSOR.encode(SearchCursor(offset=offset + request.k, search=fingerprint))
+            if more
+            else None,
             embedding_model=embeddings.name,
         )
 
@@ -349,13 +358,12 @@ class SearchService:
 
     @staticmethod
     def _offset(cursor: str | None, fingerprint: str) -> int:
-        if cursor is None:
+        position = SEARCH_CURSOR.decode(cursor)
+        if position is None:
             return 0
-        data = decode_cursor(cursor)
-        offset = data.get("o")
-        if data.get("f") != fingerprint or not isinstance(offset, int) or not 0 < offset <= MAX_OFFSET:
-            raise ValidationFailed("cursor does not belong to this search (same query and filters)")
-        return offset
+        if position.search != fingerprint or not 0 < position.offset <= MAX_OFFSET:
+            raise InvalidCursor("cursor does not belong to this search (same query and filters)")
+        return position.offset
 
 
 search_service = SearchService()

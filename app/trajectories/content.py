@@ -7,11 +7,25 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from app.gep.canonical import JSONValue, canonical_json
 from app.redaction import Redactor
 from app.schemas import Cost, Step, TaskRef, Verifier
+
+
+class TrajectoryLike(Protocol):
+    task: TaskRef
+    steps: list[Step]
+    verifier: Verifier
+
+
+def text_size(body: TrajectoryLike) -> int:
+    """Roughly how much text redaction and hashing will go through (characters)."""
+    size = len(body.task.description) + len(str(body.verifier.details or ""))
+    for step in body.steps:
+        size += len(step.action) + len(step.observation or "") + len(step.error or "")
+    return size
 
 
 def trajectory_values(

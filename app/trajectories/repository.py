@@ -45,6 +45,22 @@ class TrajectoryRepository:
         )
         return found
 
+    async def add(self, values: dict[str, Any]) -> uuid.UUID:
+        """Insert a trajectory, or return the id of the one its key already sent with the same content."""
+        inserted = await self.insert_if_new(values)
+        if inserted is not None:
+            return inserted
+        existing = await self.id_by_hash(values["submitted_by"], values["content_hash"])
+        assert existing is not None
+        return existing
+
+    async def exists(self, trajectory_id: uuid.UUID, *, submitted_by: uuid.UUID | None) -> bool:
+        """Whether the trajectory exists (and, given `submitted_by`, was sent by that key)."""
+        stmt = select(Trajectory.id).where(Trajectory.id == trajectory_id)
+        if submitted_by is not None:
+            stmt = stmt.where(Trajectory.submitted_by == submitted_by)
+        return await self.session.scalar(stmt) is not None
+
     async def get(
         self, trajectory_id: uuid.UUID, *, submitted_by: uuid.UUID | None = None
     ) -> Trajectory | None:
@@ -137,11 +153,3 @@ class TrajectoryRepository:
             .returning(Trajectory.state)
         )
         return result.scalar_one_or_none() == TrajectoryState.rejected.value
-
-    async def count_pending(self) -> int:
-        count = await self.session.scalar(
-            select(func.count())
-            .select_from(Trajectory)
-            .where(Trajectory.state == TrajectoryState.pending.value)
-        )
-        return int(count or 0)

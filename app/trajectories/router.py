@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from app.auth.dependencies import ProducerKey
 from app.db import SessionDep
 from app.jsonbody import JSONRoute
+from app.state import runtime
 from app.trajectories.schemas import TrajectoryAccepted, TrajectoryIn, TrajectoryRead
 from app.trajectories.service import trajectory_service
 
@@ -43,7 +44,9 @@ async def submit_trajectory(
     idempotency_key: IdempotencyKey = None,
 ) -> JSONResponse:
     """Accept a verified run as pending evidence; the evolution worker merges it into a Gene."""
-    submitted = await trajectory_service.submit(session, body, idempotency_key, submitter=producer)
+    submitted = await trajectory_service.submit(
+        session, body, idempotency_key, submitter=producer, cpu=runtime(request).cpu
+    )
     answer = TrajectoryAccepted(id=submitted.id, state=submitted.state, created=submitted.created)
     location = str(request.url_for("get_trajectory", trajectory_id=submitted.id).path)
     return JSONResponse(

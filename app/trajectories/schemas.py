@@ -6,19 +6,18 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StringConstraints, field_validator, model_validator
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from app.gep.document import (
     MAX_GUARDS,
-    SHELL_OPERATORS,
     Constraints,
     GeneId,
     Line,
     ShortText,
-    Signal,
+    SignalPatterns,
+    ValidationCommands,
 )
 from app.gep.document import NotBlank as NotBlankText
-from app.gep.signals import InvalidSignalPattern, parse_pattern
 from app.schemas import Cost, Name, Step, StrictModel, TaskRef, Verifier
 
 # A guard is one compact warning; GEP keeps anti-patterns short, and so does the Gene's `avoid` list.
@@ -41,29 +40,11 @@ class GeneDraft(StrictModel):
     id: GeneId | None = None
     category: Literal["repair", "optimize", "innovate", "explore"] | None = None
     summary: ShortText | None = None
-    signals_match: list[Signal] | None = Field(default=None, min_length=1, max_length=32)
+    signals_match: SignalPatterns | None = None
     preconditions: list[Line] | None = Field(default=None, max_length=20)
     strategy: list[Line] | None = Field(default=None, min_length=1, max_length=30)
     constraints: Constraints | None = None
-    validation: list[ShortText] | None = Field(default=None, min_length=1, max_length=10)
-
-    @field_validator("signals_match")
-    @classmethod
-    def _patterns_compile(cls, patterns: list[str] | None) -> list[str] | None:
-        for source in patterns or ():
-            try:
-                parse_pattern(source)
-            except InvalidSignalPattern as exc:
-                raise ValueError(str(exc)) from None
-        return patterns
-
-    @field_validator("validation")
-    @classmethod
-    def _no_shell_operators(cls, commands: list[str] | None) -> list[str] | None:
-        for command in commands or ():
-            if SHELL_OPERATORS.search(command):
-                raise ValueError(f"validation command {command!r} contains a shell operator")
-        return commands
+    validation: ValidationCommands | None = None
 
 
 class TrajectoryIn(StrictModel):

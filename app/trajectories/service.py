@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import SYSTEM, Principal, Role
+from app.cpu import THREADS, CpuPool
 from app.errors import NotFound, ValidationFailed
 from app.models import Trajectory, TrajectoryState
 from app.schemas import TaskRef
-from app.trajectories.content import trajectory_values
+from app.trajectories.content import text_size, trajectory_values
 from app.trajectories.repository import TrajectoryRepository
 from app.trajectories.schemas import Producer, TrajectoryIn, TrajectoryRead, draft_dict
 
@@ -41,6 +41,7 @@ class TrajectoryService:
         body: TrajectoryIn,
         idempotency_key: str | None = None,
         submitter: Principal = SYSTEM,
+        cpu: CpuPool = THREADS,
     ) -> Submitted:
         """Store the run as pending (redacted, content-hashed) and wake the workers when it commits.
 
@@ -48,8 +49,10 @@ class TrajectoryService:
         key sending the same run gets its own trajectory, and learns nothing of the first).
         """
         assert submitter.key_id is not None
-        # Redaction and hashing are CPU work proportional to the body: off the event loop.
-        values = await asyncio.to_thread(
+        # Redaction and hashing are CPU work proportional to the body: off the event loop, and off
+        # its process too when the body is large (app/cpu.py).
+        values = await cpu.run(
+            text_size(body),
             trajectory_values,
             task=body.task,
             producer_model=body.producer.model,

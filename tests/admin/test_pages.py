@@ -263,24 +263,27 @@ async def test_the_gene_list_pages(session: AsyncSession, client_as: ClientAs, h
 
 
 async def test_feeds_page_newest_first(session: AsyncSession, history: History) -> None:
-    first = await admin_service.events(session, gene_id=history.gene_id, kind=None, before=None, size=1)
-    assert [e.new_version for e in first.events] == [2] and first.next_before is not None
+    first = await admin_service.events(session, gene_id=history.gene_id, kind=None, cursor=None, size=1)
+    assert [e.new_version for e in first.events] == [2] and first.next_cursor is not None
     second = await admin_service.events(
-        session, gene_id=history.gene_id, kind=None, before=first.next_before, size=1
+        session, gene_id=history.gene_id, kind=None, cursor=first.next_cursor, size=1
     )
-    assert [e.new_version for e in second.events] == [1] and second.next_before is None
+    assert [e.new_version for e in second.events] == [1] and second.next_cursor is None
     audit = await admin_service.audit_log(
-        session, key_id=None, action=None, target=None, failed=None, before=None, size=2
+        session, key_id=None, action=None, target=None, failed=None, cursor=None, size=2
     )
     assert len(audit.entries) == 2 and audit.next_cursor is not None
     rest = await admin_service.audit_log(
-        session, key_id=None, action=None, target=None, failed=None, before=audit.next_cursor, size=100
+        session, key_id=None, action=None, target=None, failed=None, cursor=audit.next_cursor, size=100
     )
     assert {e.id for e in rest.entries}.isdisjoint({e.id for e in audit.entries})
     assert audit.entries[-1].id > rest.entries[0].id
 
 
-@pytest.mark.parametrize("path", ["/admin/audit?cursor=not-a-cursor", "/admin/trajectories?cursor=%21"])
+@pytest.mark.parametrize(
+    "path",
+    ["/admin/audit?cursor=not-a-cursor", "/admin/trajectories?cursor=%21", "/admin/events?cursor=e30"],
+)
 async def test_a_bad_cursor_is_a_clean_error_page(signed_in: httpx.AsyncClient, path: str) -> None:
     page = await signed_in.get(path)
     assert page.status_code == 422 and "cursor is not one this service issued" in page.text

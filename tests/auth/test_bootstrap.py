@@ -39,7 +39,9 @@ def conninfo(url: str) -> str:
 
 def active_keys(url: str) -> list[tuple[Any, ...]]:
     with psycopg.connect(conninfo(url)) as conn:
-        return conn.execute("SELECT name, role FROM api_keys WHERE revoked_at IS NULL").fetchall()
+        return conn.execute(
+            "SELECT name, role FROM api_keys WHERE revoked_at IS NULL AND name <> 'system'"
+        ).fetchall()
 
 
 async def role_of(url: str, token: str) -> Role:

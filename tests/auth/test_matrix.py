@@ -12,8 +12,8 @@ from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.embeddings import EmbeddingService
-from app.evolution.service import EvolutionService
 from tests.evolution.builders import trajectory_payload
+from tests.evolution.jobs import merge_next
 from tests.factories import gene_doc, publish_payload
 
 ROLES = ("anonymous", "consumer", "producer", "admin", "revoked")
@@ -168,7 +168,7 @@ async def world(
     trajectory = await client_as("producer").post(
         "/v1/trajectories", json=trajectory_payload(gene_id=published["gene_id"], guards=[FOREIGN_GUARD])
     )
-    result = await EvolutionService(actor="test").process_next(session, embeddings)
+    result = await merge_next(session, embeddings)
     assert result is not None and result.state == "merged", result
     guards = (await admin.get(f"/v1/genes/{published['gene_id']}/guards")).json()["items"]
     [guard] = [g for g in guards if g["text"] == FOREIGN_GUARD]

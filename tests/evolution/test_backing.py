@@ -12,11 +12,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import Principal, Role
 from app.embeddings import EmbeddingService
-from app.evolution.service import EvolutionService, JobResult
+from app.evolution.service import JobResult
 from app.models import ApiKey, AuditEntry
 from app.trajectories.service import trajectory_service
 from tests.conftest import KeyClient
 from tests.evolution.builders import FAILED_VERIFIER, trajectory_in, trajectory_payload
+from tests.evolution.jobs import merge_next
 from tests.factories import BASE_GENE, gene_doc, publish_payload
 
 GENE_ID = BASE_GENE["id"]
@@ -37,7 +38,7 @@ async def _submit_and_merge(
     session: AsyncSession, embeddings: EmbeddingService, by: Principal, **overrides: Any
 ) -> JobResult:
     submitted = await trajectory_service.submit(session, trajectory_in(**overrides), submitter=by)
-    result = await EvolutionService(actor="test").process_next(session, embeddings)
+    result = await merge_next(session, embeddings)
     assert result is not None and result.trajectory_id == submitted.id
     return result
 

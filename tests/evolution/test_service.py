@@ -10,12 +10,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import SYSTEM, Principal, Role
 from app.embeddings import EmbeddingService
-from app.evolution.service import EvolutionService, JobResult
+from app.evolution.service import JobResult
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument
 from app.models import ApiKey, Gene, GeneVersion, Guard, Trajectory, guard_evidence
 from app.trajectories.service import trajectory_service
 from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
+from tests.evolution.jobs import merge_next
 from tests.factories import BASE_GENE, gene_doc, publish_payload
 
 GENE_ID = BASE_GENE["id"]
@@ -50,7 +51,7 @@ async def _run(
 ) -> JobResult:
     submitter = by or await _owner(session)
     submitted = await trajectory_service.submit(session, trajectory_in(**overrides), submitter=submitter)
-    result = await EvolutionService(actor="test").process_next(session, embeddings)
+    result = await merge_next(session, embeddings)
     assert result is not None and result.trajectory_id == submitted.id
     return result
 

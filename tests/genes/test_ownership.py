@@ -11,13 +11,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import Principal, Role
 from app.embeddings import EmbeddingService
-from app.evolution.service import EvolutionService
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
 from app.models import SYSTEM_KEY_ID, ApiKey, AuditEntry, Gene
 from app.trajectories.service import trajectory_service
 from tests.conftest import KeyClient
 from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
+from tests.evolution.jobs import merge_next
 from tests.factories import BASE_GENE, gene_doc, publish_payload
 
 GENE_ID = BASE_GENE["id"]
@@ -93,7 +93,7 @@ async def test_a_merged_failure_keeps_the_strategys_provenance(
         trajectory_in(gene_id=GENE_ID, verifier=FAILED_VERIFIER, producer={"model": "small-model-7b"}),
         submitter=Principal(key.id, key.name, Role.producer),
     )
-    result = await EvolutionService(actor="test").process_next(session, embeddings)
+    result = await merge_next(session, embeddings)
     assert result is not None and result.state == "merged" and result.new_version == 2
 
     gene = (await owner.get(f"/v1/genes/{GENE_ID}")).json()

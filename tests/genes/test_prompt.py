@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from app.genes.prompt import estimate_tokens, render
+from app.gep.prompt import estimate_tokens, render
 from tests.factories import gene_doc, publish_payload
 
 

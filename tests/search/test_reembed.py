@@ -7,8 +7,8 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.embeddings import EmbeddingService
+from app.genes.indexing import embedding_text
 from app.models import GeneVersion
-from app.search.indexing import embedding_text
 from app.search.reembed import reembed
 from tests.factories import gene_doc, publish_payload
 

@@ -17,8 +17,8 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Gene
-from app.search.stats import refresh_term_stats
-from genebank.client import AsyncClient, ValidationFailed
+from app.search.term_stats import refresh_term_stats
+from genebank.client import AsyncClient, InvalidCursor, ValidationFailed
 from genebank.client.models import SearchResponse
 
 DEMO: list[dict[str, Any]] = json.loads(resources.files("app.demo").joinpath("genes.json").read_text())
@@ -201,7 +201,7 @@ async def test_cursor_pages_through_results(genebank: AsyncClient, corpus: dict[
     assert len(set(ids)) == 4
     whole = await search(genebank, query="a test or build that fails", k=4)
     assert [r["gene_id"] for r in whole["results"]] == ids
-    with pytest.raises(ValidationFailed):
+    with pytest.raises(InvalidCursor):
         await genebank.search("something else", k=2, cursor=first["next_cursor"])
     paged = [r.gene_id async for r in genebank.iter_search("a test or build that fails", k=2)]
     assert paged[:4] == ids and len(paged) == len(set(paged)) > 4

@@ -8,9 +8,9 @@ import httpx
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.embeddings import EmbeddingService
-from app.evolution.service import EvolutionService
 from tests.conftest import KeyClient
 from tests.evolution.builders import trajectory_payload
+from tests.evolution.jobs import merge_next
 from tests.factories import gene_doc, publish_payload
 
 NewClient = Callable[..., Awaitable[KeyClient]]
@@ -60,7 +60,7 @@ async def test_public_history_names_runs_but_shows_none_of_their_content(
         task={"id": "billing-2", "family": "code_generation", "description": SECRET_TASK},
     )
     sent = (await owner.post("/v1/trajectories", json=payload)).json()
-    result = await EvolutionService(actor="test").process_next(session, embeddings)
+    result = await merge_next(session, embeddings)
     assert result is not None and result.state == "merged"
     reader = await new_key_client("consumer", name="reader")
     for view in ("events", "lineage"):

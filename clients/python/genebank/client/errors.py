@@ -179,6 +179,12 @@ class IdempotencyKeyReused(ValidationFailed):
     code = "idempotency-key-reused"
 
 
+class InvalidCursor(ValidationFailed):
+    """A cursor this list did not issue (from another list, or another query)."""
+
+    code = "invalid-cursor"
+
+
 class RateLimited(ProblemError):
     """Still refused after the client's retries; `retry_after` is the registry's last word, in seconds."""
 

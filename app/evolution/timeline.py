@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.errors import ValidationFailed
 from app.evolution.repository import EvolutionRepository
 from app.evolution.schemas import (
     Backer,
@@ -17,47 +16,44 @@ from app.evolution.schemas import (
 )
 from app.genes.repository import GeneRepository
 from app.genes.schemas import KeyRef
-from app.genes.service import GeneNotFound, GeneRevoked
-from app.models import Gene, GeneStatus
-from app.schemas import decode_cursor, encode_cursor
+from app.models import Gene
+from app.schemas import CursorCodec, CursorModel
 
 
-async def _live_gene(session: AsyncSession, gene_id: str) -> Gene:
-    gene = await GeneRepository(session).get_gene(gene_id)
-    if gene is None:
-        raise GeneNotFound(f"no gene with id {gene_id!r}")
-    if gene.status == GeneStatus.revoked:
-        message = f": {gene.status_message}" if gene.status_message else ""
-        raise GeneRevoked(f"gene {gene_id} was revoked{message}", extra={"gene_id": gene_id})
-    return gene
+class SequenceCursor(CursorModel):
+    """Where a page of events (by id) or of versions (by number) ended."""
+
+    after: int
+
+
+SEQUENCE_CURSOR = CursorCodec(SequenceCursor)
 
 
 def _after(cursor: str | None) -> int | None:
-    if not cursor:
-        return None
-    value = decode_cursor(cursor).get("n")
-    if not isinstance(value, int):
-        raise ValidationFailed("cursor is not one this service issued")
-    return value
+    position = SEQUENCE_CURSOR.decode(cursor)
+    return position.after if position else None
 
 
-class HistoryService:
+class TimelineService:
     async def events(
         self, session: AsyncSession, gene_id: str, *, limit: int, cursor: str | None
     ) -> EventPage:
-        await _live_gene(session, gene_id)
+        await GeneRepository(session).live_gene(gene_id)
         rows = await EvolutionRepository(session).events(gene_id, after=_after(cursor), limit=limit + 1)
-        items = [EventRead.model_validate(row, from_attributes=True) for row in rows[:limit]]
-        next_cursor = encode_cursor({"n": items[-1].id}) if len(rows) > limit else None
+        page, next_cursor = SEQUENCE_CURSOR.page(rows, limit, lambda row: SequenceCursor(after=row.id))
+        items = [EventRead.model_validate(row, from_attributes=True) for row in page]
         return EventPage(gene_id=gene_id, items=items, next_cursor=next_cursor)
 
     async def lineage(
         self, session: AsyncSession, gene_id: str, *, limit: int, cursor: str | None
     ) -> LineagePage:
-        gene = await _live_gene(session, gene_id)
+        gene = await GeneRepository(session).live_gene(gene_id)
         rows = await EvolutionRepository(session).lineage(gene_id, after=_after(cursor), limit=limit + 1)
+        page, next_cursor = SEQUENCE_CURSOR.page(
+            rows, limit, lambda row: SequenceCursor(after=row[0].version)
+        )
         items = []
-        for version, trajectory_ids, guard_ids, publisher, event in rows[:limit]:
+        for version, trajectory_ids, guard_ids, publisher, event in page:
             items.append(
                 LineageEntry(
                     version=version.version,
@@ -76,11 +72,10 @@ class HistoryService:
                     guards_dropped=[g["text"] for g in event.guards_dropped] if event else [],
                 )
             )
-        next_cursor = encode_cursor({"n": items[-1].version}) if len(rows) > limit else None
         return LineagePage(gene_id=gene_id, status=gene.status, items=items, next_cursor=next_cursor)
 
     async def guards(self, session: AsyncSession, gene_id: str, quorum: int) -> GuardList:
-        gene = await _live_gene(session, gene_id)
+        gene = await GeneRepository(session).live_gene(gene_id)
         return GuardList(gene_id=gene_id, quorum=quorum, items=await guard_reads(session, gene))
 
 
@@ -111,4 +106,4 @@ async def guard_reads(session: AsyncSession, gene: Gene) -> list[GuardRead]:
     ]
 
 
-history_service = HistoryService()
+timeline_service = TimelineService()

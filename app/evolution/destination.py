@@ -2,7 +2,7 @@
 
 The trajectory's routing text (task description and the signals it ran into) is embedded and
 compared by cosine with the embedding of every current Gene version of the same task family
-(summary, signals, strategy, preconditions: app/search/indexing.py). The best Gene at or above
+(summary, signals, strategy, preconditions: app/genes/indexing.py). The best Gene at or above
 ROUTE_THRESHOLD wins; below it, a passed run founds a new candidate Gene and a failed one is rejected.
 
 ROUTE_THRESHOLD was tuned with bench/routing_threshold.py on the labelled search data
