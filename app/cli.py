@@ -69,8 +69,15 @@ def serve(
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(1) from None
     app = create_app(settings)
+    # X-Forwarded-For only from GENEBANK_TRUSTED_PROXIES: uvicorn would otherwise believe any local
+    # process, and the audit log and the per-address limits would key on what the client claims.
     config = uvicorn.Config(
-        app, host=settings.host, port=settings.port, log_level=settings.log_level, proxy_headers=True
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=settings.trusted_proxies or None,
     )
     uvicorn.Server(config).run()
 
@@ -278,6 +285,7 @@ async def _run_worker(
         poll_seconds=settings.worker_poll_seconds,
         max_attempts=settings.worker_max_attempts,
         service=EvolutionService.from_settings(settings),
+        job_timeout=settings.worker_job_timeout_seconds,
     )
     loop = asyncio.get_running_loop()
 

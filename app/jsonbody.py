@@ -19,6 +19,8 @@ from fastapi.routing import APIRoute
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.auth.middleware import audit_entry
+from app.auth.principal import ANONYMOUS
 from app.errors import (
     AppError,
     BadRequest,
@@ -56,9 +58,13 @@ def _refuse_constant(name: str) -> Any:
     raise _Refused(f"{name} is not a JSON number")
 
 
+_MAX_SAFE_DIGITS = len(str(MAX_SAFE_INTEGER))
+
+
 def _checked_int(text: str) -> int:
-    value = int(text)
-    if abs(value) > MAX_SAFE_INTEGER:
+    # Judged by its length first: int() refuses more than 4,300 digits with a ValueError (and a long
+    # conversion costs quadratic time before that).
+    if len(text.lstrip("-")) > _MAX_SAFE_DIGITS or abs(value := int(text)) > MAX_SAFE_INTEGER:
         raise _Refused(f"integer {text[:40]} is beyond ±(2^53-1) and cannot be represented exactly")
     return value
 
@@ -153,6 +159,19 @@ class JSONRoute(APIRoute):
         return strict_handler
 
 
+async def _audit_too_large(scope: Scope) -> None:
+    """A 413 answered here, before authentication: audited (aggregated) under the key if it is known."""
+    state = scope["app"].state
+    runtime = getattr(state, "runtime", None)
+    if runtime is None:
+        return
+    scheme, _, token = (Headers(scope=scope).get("authorization") or "").partition(" ")
+    principal = (state.key_cache.get(token.strip()) if scheme.lower() == "bearer" else None) or ANONYMOUS
+    client = scope["client"][0] if scope.get("client") else None
+    entry = audit_entry(scope, principal, client, 413, {"problem": PayloadTooLarge.title})
+    await state.audit.record(runtime.read_pool, entry)
+
+
 class BodyLimitMiddleware:
     """Refuse bodies over `max_bytes` with a 413 problem, whether or not a Content-Length was sent."""
 
@@ -170,11 +189,14 @@ class BodyLimitMiddleware:
             return
         declared = Headers(scope=scope).get("content-length")
         if declared is not None:
-            if not declared.isdigit():
+            # isdigit() alone accepts "²"; a 5,000-digit length is too large however it parses.
+            if not (declared.isascii() and declared.isdigit()):
                 await self._refuse(scope, receive, send, BadRequest("Content-Length is not a number"))
                 return
-            if int(declared) > self.max_bytes:
+            digits = declared.lstrip("0") or "0"
+            if len(digits) > len(str(self.max_bytes)) or int(digits) > self.max_bytes:
                 await self._refuse(scope, receive, send, self._too_large())
+                await _audit_too_large(scope)
                 return
         received = 0
 

@@ -13,6 +13,7 @@ from fastapi_offline import FastAPIOffline
 from app import embedded_pg, migrate, openapi
 from app.admin import MOUNT_PATH, create_admin_app
 from app.admin.secret import session_secret
+from app.auth.audit import AuditTrail
 from app.auth.bootstrap import bootstrap_admin
 from app.auth.middleware import AccessMiddleware
 from app.auth.router import router as keys_router
@@ -85,10 +86,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     term_stats = asyncio.create_task(
         refresh_periodically(libpq_conninfo(database_url), settings.search_stats_refresh_seconds)
     )
+    audit_flush = asyncio.create_task(app.state.audit.run(read_pool))
     try:
         yield
     finally:
         term_stats.cancel()
+        audit_flush.cancel()
+        await app.state.audit.flush(read_pool)  # the repeats counted since the last flush
         # Before the engine goes: the worker finishes (and commits) the jobs in hand.
         if background_worker is not None:
             await background_worker.shutdown()
@@ -118,6 +122,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     # Verified keys, shared by the access middleware and key revocation in this process.
     app.state.key_cache = KeyCache(settings.key_cache_seconds)
+    # Audit entries of this process, repeated refusals aggregated (app/auth/audit.py).
+    app.state.audit = AuditTrail(settings.audit_flush_seconds)
     install_error_handlers(app)
     openapi.install(app)
     app.include_router(health_router)

@@ -25,7 +25,7 @@ from harness import encode_latencies
 from app.embeddings.base import Embedder
 from app.embeddings.onnx_backend import OnnxEmbedder
 from app.embeddings.torch_backend import SentenceTransformerEmbedder
-from app.search.indexing import embedding_text
+from app.genes.indexing import embedding_text
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -52,8 +52,8 @@ from pgvector.psycopg import register_vector
 from app.config import Settings
 from app.embeddings import load_embedder
 from app.embeddings.base import Embedder
+from app.genes.indexing import embedding_text, signal_words
 from app.gep.canonical import canonical_json, compute_asset_id
-from app.search.indexing import embedding_text, signal_words
 from app.search.service import query_text
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -30,7 +30,7 @@ from app.genes.service import gene_service
 from app.search.repository import Filters, SearchRepository
 from app.search.schemas import SearchRequest
 from app.search.service import DEFAULT_STATUSES, query_text, search_service
-from app.search.stats import refresh_term_stats
+from app.search.term_stats import refresh_term_stats
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -18,7 +18,7 @@ from app.admin.auth import AdminSessionMiddleware, LoginRequired, admin_of
 from app.admin.router import login_shortcuts, pages, public
 from app.admin.tables import TABLES_PATH, mount_tables
 from app.admin.templating import render_error
-from app.errors import AppError
+from app.errors import AppError, DatabaseUnavailable, database_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,9 @@ async def _login_redirect(request: Request, exc: Exception) -> Response:
 
 async def _app_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, AppError)
-    return render_error(request, exc.status, exc.title, exc.detail)
+    page = render_error(request, exc.status, exc.title, exc.detail)
+    page.headers.update(exc.headers)  # Retry-After, for one
+    return page
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -88,6 +90,9 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
 
 
 async def _unexpected(request: Request, exc: Exception) -> Response:
+    if database_unavailable(exc):
+        log.warning("database unavailable: %s", exc)
+        return await _app_error(request, DatabaseUnavailable())
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return render_error(
         request, 500, "Something went wrong", "An unexpected error occurred; it has been logged."

@@ -9,6 +9,7 @@ after login however active it is.
 from __future__ import annotations
 
 import hmac
+import json
 import secrets
 import time
 import uuid
@@ -22,10 +23,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.admin.repository import SessionKeyLookup
 from app.admin.secret import session_secret
-from app.auth.principal import Principal, Role
+from app.auth.principal import ANONYMOUS, Principal, Role
 from app.auth.service import key_service
 from app.config import Settings
-from app.errors import AppError, Forbidden
+from app.errors import AppError, Forbidden, ValidationFailed
 from app.state import runtime, settings_of
 
 COOKIE = "genebank_admin"
@@ -100,9 +101,44 @@ def csrf_token(request: Request) -> str:
     return token
 
 
+async def audit_refusal(
+    request: Request, action: str, status: int, problem: str, target: str | None = None
+) -> None:
+    """A refused admin request in the audit log, on its own connection (the request's rolls back).
+
+    Repeats of the same refusal from the same address are aggregated (app/auth/audit.py).
+    """
+    admin: AdminUser | None = getattr(request.state, "admin", None)
+    principal = admin.principal if admin is not None else ANONYMOUS
+    entry = {
+        "key_id": principal.key_id,
+        "actor": principal.name,
+        "role": principal.role.name,
+        "action": action,
+        "target": target,
+        "client": request.client.host if request.client else None,
+        "method": request.method,
+        "path": request.url.path,
+        "status": status,
+        "detail": json.dumps({"problem": problem}),
+    }
+    await request.app.state.audit.record(runtime(request).read_pool, entry)
+
+
 async def verify_csrf(request: Request) -> None:
-    """Every POST carries the session's token in a hidden field; a forged cross-site form cannot know it."""
+    """Every POST carries the session's token in a hidden field; a forged cross-site form cannot know it.
+
+    A field holding U+0000 (which PostgreSQL text cannot store) is refused first, and audited.
+    """
     form = await request.form()
+    if any(
+        "\x00" in name or (isinstance(value, str) and "\x00" in value) for name, value in form.multi_items()
+    ):
+        refused = ValidationFailed(
+            "a form field contains U+0000, which cannot be stored; remove it and retry"
+        )
+        await audit_refusal(request, "admin.invalid_form", refused.status, refused.detail)
+        raise refused
     sent = form.get(CSRF_FIELD)
     expected = request.session.get("csrf")
     if not isinstance(sent, str) or not isinstance(expected, str) or not hmac.compare_digest(sent, expected):

@@ -9,12 +9,21 @@ from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BeforeValidator, Field, StringConstraints
 
-from app.admin.auth import AdminDep, CsrfChecked, admin_of, current_admin, flash, log_in, log_out
+from app.admin.auth import (
+    AdminDep,
+    CsrfChecked,
+    admin_of,
+    audit_refusal,
+    current_admin,
+    flash,
+    log_in,
+    log_out,
+)
 from app.admin.repository import GeneFilters, GeneSort
 from app.admin.service import ACTIONS, admin_service
 from app.admin.tables import TABLES_PATH
 from app.admin.templating import render, url
-from app.auth.principal import ANONYMOUS
+from app.auth.middleware import rate_limits
 from app.db import SessionDep
 from app.errors import AppError
 from app.state import runtime, settings_of
@@ -67,19 +76,20 @@ async def login_submit(
     key: Annotated[str, Form(max_length=300)] = "",
     next_path: Annotated[str, Form(alias="next", max_length=2000)] = "/admin/",
 ) -> Response:
+    address = f"addr:{_client(request)}"
+    limits = rate_limits(request.app.state)
+    if not await limits.hit("admin_login", address):
+        limited = await limits.refusal("admin_login", address, "sign-in attempts")
+        await audit_refusal(request, "admin.login", limited.status, limited.detail)
+        page = render(
+            request, "login.html", {"next": _next_path(next_path), "error": limited.detail}, limited.status
+        )
+        page.headers["Retry-After"] = limited.headers["Retry-After"]
+        return page
     try:
         admin = await log_in(request, key)
     except AppError as refused:
-        await admin_service.audit(
-            session,
-            ANONYMOUS,
-            "admin.login",
-            None,
-            client=_client(request),
-            path=request.url.path,
-            status=refused.status,
-            detail={"problem": refused.detail},
-        )
+        await audit_refusal(request, "admin.login", refused.status, refused.detail)
         return render(
             request, "login.html", {"next": _next_path(next_path), "error": refused.detail}, refused.status
         )

@@ -5,6 +5,12 @@ One pure ASGI layer, so the hot read path pays no per-route dependency: it resol
 allows anonymous reads), applies the rate limit of the endpoint class (reads, search, writes) per key
 or, when anonymous, per client address, and writes an audit entry for every write once its answer
 is known. Which role a write needs is declared by its route (app/auth/dependencies.py).
+
+Refused authentications (no key where one is needed, a malformed, unknown or revoked key) are
+counted per client address (GENEBANK_RATE_LIMIT_UNAUTHENTICATED). Past the limit that address is
+answered 429 before its key is looked up; a key verified earlier (in the key cache) still passes.
+429s are audited like refused writes, and repeated identical refusals are aggregated
+(app/auth/audit.py), so a flood costs neither a look-up nor an audit row per request.
 """
 
 from __future__ import annotations
@@ -18,14 +24,21 @@ from typing import Any
 from limits import RateLimitItem, parse
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from limits.storage import storage_from_string
-from starlette.datastructures import Headers
+from starlette.datastructures import Headers, State
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.auth.audit import AuditTrail
 from app.auth.principal import ANONYMOUS, Principal
-from app.auth.repository import KeyLookup
 from app.auth.service import BEARER, InvalidKey, KeyCache, key_service
 from app.config import Settings
-from app.errors import AppError, TooManyRequests, Unauthorized, problem_response
+from app.errors import (
+    AppError,
+    DatabaseUnavailable,
+    TooManyRequests,
+    Unauthorized,
+    database_unavailable,
+    problem_response,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +60,18 @@ def endpoint_class(method: str, path: str) -> str | None:
 
 
 class RateLimits:
-    """Sliding-window-counter limits per endpoint class (`limits`); O(1) per hit, unlike moving windows."""
+    """Sliding-window-counter limits per endpoint class (`limits`); O(1) per hit, unlike moving windows.
+
+    Besides the endpoint classes: refused authentications and admin sign-ins, per client address.
+    """
 
     def __init__(self, settings: Settings) -> None:
         self.items: dict[str, RateLimitItem] = {
             "reads": parse(settings.rate_limit_reads),
             "search": parse(settings.rate_limit_search),
             "writes": parse(settings.rate_limit_writes),
+            "unauthenticated": parse(settings.rate_limit_unauthenticated),
+            "admin_login": parse(settings.rate_limit_admin_login),
         }
         self.policies = {
             endpoint: [(b"ratelimit-policy", f"{item.amount};w={item.get_expiry()}".encode())]
@@ -63,6 +81,17 @@ class RateLimits:
 
     async def hit(self, endpoint: str, identity: str) -> bool:
         return await self.limiter.hit(self.items[endpoint], endpoint, identity)
+
+    async def allows(self, endpoint: str, identity: str) -> bool:
+        """Whether one more hit would pass, without counting it."""
+        return await self.limiter.test(self.items[endpoint], endpoint, identity)
+
+    async def refusal(self, endpoint: str, identity: str, what: str | None = None) -> TooManyRequests:
+        headers = await self.refusal_headers(endpoint, identity)
+        return TooManyRequests(
+            f"rate limit for {what or endpoint} exceeded; retry in {headers['Retry-After']} s",
+            headers=headers,
+        )
 
     async def refusal_headers(self, endpoint: str, identity: str) -> dict[str, str]:
         """The full picture for a 429; successful answers carry only the static RateLimit-Policy.
@@ -81,10 +110,44 @@ class RateLimits:
         }
 
 
+def rate_limits(state: State) -> RateLimits:
+    """The process's limits, built on first use (tests set small limits before their first request)."""
+    limits: RateLimits | None = getattr(state, "rate_limits", None)
+    if limits is None:
+        limits = RateLimits(state.settings)
+        state.rate_limits = limits
+    return limits
+
+
+def audit_entry(
+    scope: Scope,
+    principal: Principal,
+    client: str | None,
+    status: int,
+    detail: dict[str, Any],
+    *,
+    action: str | None = None,
+) -> dict[str, Any]:
+    route = scope.get("route")
+    params = scope.get("path_params") or {}
+    target = ",".join(str(v) for v in params.values()) or detail.get("gene_id") or detail.get("id")
+    return {
+        "key_id": principal.key_id,
+        "actor": principal.name,
+        "role": principal.role.name,
+        "action": action or getattr(route, "name", None) or f"{scope['method']} {scope['path']}",
+        "target": str(target) if target else None,
+        "client": client,
+        "method": scope["method"],
+        "path": scope["path"],
+        "status": status,
+        "detail": json.dumps(detail) if detail else None,
+    }
+
+
 class AccessMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self._limits: RateLimits | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -94,42 +157,61 @@ class AccessMiddleware:
         if endpoint is None:
             await self.app(scope, receive, send)
             return
-        fastapi_app = scope["app"]
-        settings: Settings = fastapi_app.state.settings
-        runtime = fastapi_app.state.runtime
-        if self._limits is None:
-            self._limits = RateLimits(settings)
+        state: State = scope["app"].state
+        settings: Settings = state.settings
+        runtime = state.runtime
+        trail: AuditTrail = state.audit
+        limits = rate_limits(state)
         client = scope["client"][0] if scope.get("client") else None
+        address = f"addr:{client}"
 
         try:
-            principal = await self._principal(scope, runtime, fastapi_app.state.key_cache)
+            principal = await self._principal(scope, runtime, state.key_cache, limits, address)
             if not principal.authenticated and (endpoint == "writes" or not settings.anonymous_read):
                 raise Unauthorized(
                     "send an API key: Authorization: Bearer gb_…"
                     + ("" if endpoint == "writes" else " (this registry does not serve anonymous reads)"),
                     headers=BEARER,
                 )
-        except AppError as error:
-            if endpoint == "writes":
-                await self._audit(runtime, scope, ANONYMOUS, client, error.status, {"problem": error.title})
+        except TooManyRequests as limited:
+            await self._refuse_and_audit(scope, receive, send, trail, runtime, client, limited)
+            return
+        except DatabaseUnavailable as error:
             await _refuse(scope, receive, send, error)
             return
+        except AppError as error:
+            if not await limits.hit("unauthenticated", address):
+                # This address has used up its refused authentications: no more look-ups for it.
+                over = await limits.refusal("unauthenticated", address, "refused authentications")
+                await self._refuse_and_audit(scope, receive, send, trail, runtime, client, over)
+                return
+            if endpoint == "writes":
+                entry = audit_entry(scope, ANONYMOUS, client, error.status, {"problem": error.title})
+                await trail.record(runtime.read_pool, entry)
+            await _refuse(scope, receive, send, error)
+            return
+        except Exception as error:
+            if not database_unavailable(error):
+                raise
+            log.warning("database unavailable for the key look-up: %s", error)
+            await _refuse(scope, receive, send, DatabaseUnavailable())
+            return
 
-        identity = str(principal.key_id) if principal.key_id else f"addr:{client}"
-        if not await self._limits.hit(endpoint, identity):
-            limit_headers = await self._limits.refusal_headers(endpoint, identity)
-            retry = limit_headers["Retry-After"]
-            limited = TooManyRequests(
-                f"rate limit for {endpoint} exceeded; retry in {retry} s", headers=limit_headers
+        identity = str(principal.key_id) if principal.key_id else address
+        if not await limits.hit(endpoint, identity):
+            refusal = await limits.refusal(endpoint, identity)
+            entry = audit_entry(
+                scope, principal, client, 429, {"problem": refusal.title}, action=f"rate_limited:{endpoint}"
             )
-            await _refuse(scope, receive, send, limited)
+            await trail.record(runtime.read_pool, entry)
+            await _refuse(scope, receive, send, refusal)
             return
 
         scope.setdefault("state", {})["principal"] = principal
         status = 500
         captured: list[bytes] = []
         size = 0
-        encoded_headers = self._limits.policies[endpoint]
+        encoded_headers = limits.policies[endpoint]
 
         async def send_with_headers(message: Message) -> None:
             nonlocal status, size
@@ -145,50 +227,49 @@ class AccessMiddleware:
         try:
             await self.app(scope, receive, send_with_headers)
         finally:
-            if endpoint == "writes":
-                await self._audit(runtime, scope, principal, client, status, _summary(b"".join(captured)))
+            if endpoint == "writes" or status == 413:
+                entry = audit_entry(scope, principal, client, status, _summary(b"".join(captured)))
+                await trail.record(runtime.read_pool, entry)
 
     @staticmethod
-    async def _principal(scope: Scope, runtime: Any, cache: KeyCache) -> Principal:
+    async def _principal(
+        scope: Scope, runtime: Any, cache: KeyCache, limits: RateLimits, address: str
+    ) -> Principal:
         authorization = Headers(scope=scope).get("authorization")
         if authorization is None:
             return ANONYMOUS
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise InvalidKey("use the Bearer scheme: Authorization: Bearer gb_…")
+        token = token.strip()
+        cached = cache.get(token)
+        if cached is not None:
+            return cached
+        if not await limits.allows("unauthenticated", address):
+            raise await limits.refusal("unauthenticated", address, "refused authentications")
         async with runtime.read_pool.connection() as conn:
-            return await key_service.authenticate(conn, token.strip(), cache)
+            return await key_service.authenticate(conn, token, cache)
 
     @staticmethod
-    async def _audit(
-        runtime: Any,
+    async def _refuse_and_audit(
         scope: Scope,
-        principal: Principal,
+        receive: Receive,
+        send: Send,
+        trail: AuditTrail,
+        runtime: Any,
         client: str | None,
-        status: int,
-        detail: dict[str, Any],
+        limited: AppError,
     ) -> None:
-        route = scope.get("route")
-        params = scope.get("path_params") or {}
-        target = ",".join(str(v) for v in params.values()) or detail.get("gene_id") or detail.get("id")
-        entry = {
-            "key_id": principal.key_id,
-            "actor": principal.name,
-            "role": principal.role.name,
-            "action": getattr(route, "name", None) or f"{scope['method']} {scope['path']}",
-            "target": str(target) if target else None,
-            "client": client,
-            "method": scope["method"],
-            "path": scope["path"],
-            "status": status,
-            "detail": json.dumps(detail) if detail else None,
-        }
-        try:
-            # Its own autocommit statement: a request that failed and rolled back is audited too.
-            async with runtime.read_pool.connection() as conn:
-                await KeyLookup(conn).audit(entry)
-        except Exception:  # the answer has been sent; losing an audit row must be loud, not a 500
-            log.exception("could not write the audit entry for %s %s", scope["method"], scope["path"])
+        entry = audit_entry(
+            scope,
+            ANONYMOUS,
+            client,
+            limited.status,
+            {"problem": limited.title},
+            action="rate_limited:unauthenticated",
+        )
+        await trail.record(runtime.read_pool, entry)
+        await _refuse(scope, receive, send, limited)
 
 
 def _summary(body: bytes) -> dict[str, Any]:

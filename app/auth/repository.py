@@ -25,6 +25,12 @@ _AUDIT = (
     "VALUES (%(key_id)s, %(actor)s, %(role)s, %(action)s, %(target)s, %(client)s, %(method)s, %(path)s, "
     "%(status)s, %(detail)s)"
 )
+_AUDIT_REPEATS = (
+    "INSERT INTO audit_log (key_id, actor, role, action, target, client, method, path, status, detail, "
+    "repeat_count, first_at, last_at) "
+    "VALUES (%(key_id)s, %(actor)s, %(role)s, %(action)s, %(target)s, %(client)s, %(method)s, %(path)s, "
+    "%(status)s, %(detail)s, %(repeat_count)s, %(first_at)s, %(last_at)s)"
+)
 
 
 class KeyLookup:
@@ -43,6 +49,11 @@ class KeyLookup:
 
     async def audit(self, entry: dict[str, Any]) -> None:
         await self.conn.execute(_AUDIT, entry)
+
+    async def audit_repeats(self, entries: Sequence[dict[str, Any]]) -> None:
+        """Entries standing for several identical refusals (repeat_count, first_at, last_at)."""
+        async with self.conn.cursor() as cursor:
+            await cursor.executemany(_AUDIT_REPEATS, entries)
 
 
 # Any constant works; it only has to be the same for every Genebank process sharing a database.

@@ -50,6 +50,10 @@ class AuditRead(BaseModel):
     path: str | None
     status: int
     detail: dict[str, Any] | None
+    # Identical refusals written as one entry: how many, and when the first and the last happened.
+    repeat_count: int = 1
+    first_at: datetime
+    last_at: datetime
 
 
 class AuditCursor(CursorModel):

@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Identity, Index, Integer, Text
+from sqlalchemy import BigInteger, CheckConstraint, Identity, Index, Integer, Text
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -19,6 +19,7 @@ class AuditEntry(Base):
         Index("ix_audit_log_at_id", "at", "id"),
         Index("ix_audit_log_key_id_at", "key_id", "at"),
         Index("ix_audit_log_action_at", "action", "at"),
+        CheckConstraint("repeat_count >= 1", name="repeat_count_positive"),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
@@ -33,3 +34,8 @@ class AuditEntry(Base):
     path: Mapped[str | None] = mapped_column(Text)
     status: Mapped[int] = mapped_column(Integer, nullable=False)
     detail: Mapped[dict[str, Any] | None] = mapped_column()
+    # Identical refusals (same client, key, action, target and status) are written once per flush:
+    # how many there were, and when the first and the last of them happened.
+    repeat_count: Mapped[int] = mapped_column(Integer, nullable=False, server_default="1")
+    first_at: Mapped[datetime] = utcnow_column()
+    last_at: Mapped[datetime] = utcnow_column()

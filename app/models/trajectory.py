@@ -81,10 +81,13 @@ class Trajectory(Base):
     route_similarity: Mapped[float | None] = mapped_column(Double)
     received_at: Mapped[datetime] = utcnow_column()
     processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    # Failed processing attempts (an exception, not a crash: a crash rolls back and counts nothing);
-    # after the worker's limit the trajectory is rejected with the last error.
+    # Processing attempts, counted when a worker claims the trajectory (in a transaction of its own, so
+    # a job that crashes or kills its worker counts too); after the worker's limit it is rejected.
     attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default="0")
     last_error: Mapped[str | None] = mapped_column(Text)
+    # The claim's lease: no other worker claims the trajectory before then (its job holds a row lock
+    # while it runs; the lease covers the moment between the claim and that lock).
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 # Which trajectories stand behind which Gene version (a version may merge many, a trajectory may

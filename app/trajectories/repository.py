@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 from typing import Any
 
 import psycopg
 from psycopg import sql
-from sqlalchemy import case, func, select, update
+from sqlalchemy import Row, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -97,18 +98,6 @@ class TrajectoryRepository:
         # Delivered when the transaction commits, so a worker never wakes up before the row is visible.
         await self.session.execute(select(func.pg_notify(CHANNEL, "")))
 
-    async def claim_next(self, max_attempts: int) -> Trajectory | None:
-        """Lock the oldest pending trajectory that no other transaction holds (the job's claim)."""
-        stmt = (
-            select(Trajectory)
-            .where(Trajectory.state == TrajectoryState.pending.value, Trajectory.attempts < max_attempts)
-            .order_by(Trajectory.received_at, Trajectory.id)
-            .limit(1)
-            .with_for_update(skip_locked=True)
-            .execution_options(populate_existing=True)
-        )
-        return await self.session.scalar(stmt)
-
     async def finish(
         self,
         trajectory_id: uuid.UUID,
@@ -135,20 +124,83 @@ class TrajectoryRepository:
             )
         )
 
-    async def record_failure(self, trajectory_id: uuid.UUID, error: str, max_attempts: int) -> bool:
-        """Count a failed attempt; past the limit the trajectory is rejected. True when it was rejected."""
-        exhausted = Trajectory.attempts + 1 >= max_attempts
-        result = await self.session.execute(
+    async def next_claimable(self) -> Row[uuid.UUID, int, str | None] | None:
+        """Lock the oldest pending trajectory that no job holds and no lease covers."""
+        stmt = (
+            select(Trajectory.id, Trajectory.attempts, Trajectory.last_error)
+            .where(
+                Trajectory.state == TrajectoryState.pending.value,
+                or_(Trajectory.claimed_until.is_(None), Trajectory.claimed_until < func.now()),
+            )
+            .order_by(Trajectory.received_at, Trajectory.id)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+        )
+        return (await self.session.execute(stmt)).first()
+
+    async def lease(self, trajectory_id: uuid.UUID, seconds: float) -> int:
+        """Count an attempt and hold the trajectory for `seconds`; the attempt's number."""
+        attempt = await self.session.scalar(
             update(Trajectory)
-            .where(Trajectory.id == trajectory_id, Trajectory.state == TrajectoryState.pending.value)
+            .where(Trajectory.id == trajectory_id)
             .values(
                 attempts=Trajectory.attempts + 1,
+                claimed_until=func.now() + timedelta(seconds=seconds),
+            )
+            .returning(Trajectory.attempts)
+        )
+        assert attempt is not None
+        return int(attempt)
+
+    async def relock(self, trajectory_id: uuid.UUID, attempt: int) -> Trajectory | None:
+        """The job's own lock on its trajectory; None if it is no longer this attempt's to process."""
+        stmt = (
+            select(Trajectory)
+            .where(
+                Trajectory.id == trajectory_id,
+                Trajectory.state == TrajectoryState.pending.value,
+                Trajectory.attempts == attempt,
+            )
+            .with_for_update(skip_locked=True)
+            .execution_options(populate_existing=True)
+        )
+        return await self.session.scalar(stmt)
+
+    async def reject(self, trajectory_id: uuid.UUID, reason: str) -> None:
+        await self.session.execute(
+            update(Trajectory)
+            .where(Trajectory.id == trajectory_id, Trajectory.state == TrajectoryState.pending.value)
+            .values(state=TrajectoryState.rejected.value, state_reason=reason, processed_at=func.now())
+        )
+
+    async def end_attempt(
+        self, trajectory_id: uuid.UUID, attempt: int, *, error: str | None, max_attempts: int
+    ) -> bool:
+        """Release a failed attempt: record its error, or (error None) give the attempt back.
+
+        At the limit the trajectory is rejected with the error; True when it was.
+        """
+        mine = (
+            Trajectory.id == trajectory_id,
+            Trajectory.state == TrajectoryState.pending.value,
+            Trajectory.attempts == attempt,
+        )
+        if error is None:
+            await self.session.execute(
+                update(Trajectory).where(*mine).values(attempts=Trajectory.attempts - 1, claimed_until=None)
+            )
+            return False
+        exhausted = attempt >= max_attempts
+        reason = f"processing failed {attempt} times; last error: {error}"
+        result = await self.session.execute(
+            update(Trajectory)
+            .where(*mine)
+            .values(
                 last_error=error,
-                state=case((exhausted, TrajectoryState.rejected.value), else_=TrajectoryState.pending.value),
-                state_reason=case(
-                    (exhausted, f"processing failed {max_attempts} times; last error: {error}"), else_=None
-                ),
-                processed_at=case((exhausted, func.now()), else_=None),
+                claimed_until=None,
+                state=TrajectoryState.rejected.value if exhausted else TrajectoryState.pending.value,
+                state_reason=reason if exhausted else None,
+                processed_at=func.now() if exhausted else None,
             )
             .returning(Trajectory.state)
         )

@@ -2,19 +2,42 @@
 
 from __future__ import annotations
 
-import asyncio
+import time
+import types
 from collections.abc import Callable
 from typing import Any
 
 import httpx
+import limits.aio.storage.memory
+import limits.aio.strategies
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+import app.auth.middleware
 from app.auth.keys import digest
 from app.models import ApiKey
 from tests.factories import gene_doc, publish_payload
+
+
+class Clock:
+    """The time the rate limiter sees: moved on by the test, not by waiting."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0  # a whole second: the start of every window
+
+    def time(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    clock = Clock()
+    fake = types.SimpleNamespace(time=clock.time, monotonic=time.monotonic, perf_counter=time.perf_counter)
+    for module in (limits.aio.storage.memory, limits.aio.strategies, app.auth.middleware):
+        monkeypatch.setattr(module, "time", fake)
+    return clock
 
 
 def with_limits(app: FastAPI, **limits: str) -> None:
@@ -71,7 +94,7 @@ async def test_malformed_or_unknown_keys_are_401(app: FastAPI, header: str) -> N
 
 
 async def test_rate_limit_answers_429_then_recovers(
-    app: FastAPI, client_as: Callable[[str | None], httpx.AsyncClient]
+    app: FastAPI, client_as: Callable[[str | None], httpx.AsyncClient], clock: Clock
 ) -> None:
     with_limits(app, rate_limit_reads="3/second", rate_limit_writes="2/second")
     consumer, producer = client_as("consumer"), client_as("producer")
@@ -90,7 +113,9 @@ async def test_rate_limit_answers_429_then_recovers(
     # Limits are per key and per endpoint class.
     assert (await producer.get("/v1/genes")).status_code == 200
     assert (await consumer.post("/v1/search", json={"query": "pytest"})).status_code == 200
-    await asyncio.sleep(1.1)
+    clock.now += 1.0  # the next window: the sliding counter still weighs the previous one fully
+    assert (await consumer.get("/v1/genes")).status_code == 429
+    clock.now += 1.0
     assert (await consumer.get("/v1/genes")).status_code == 200
 
 

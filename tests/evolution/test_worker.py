@@ -6,7 +6,7 @@ import asyncio
 import threading
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -70,6 +70,13 @@ async def _until_processed(
     raise AssertionError(f"trajectory {trajectory_id} still pending after {within} s")
 
 
+async def _until(condition: Callable[[], bool], within: float) -> None:
+    deadline = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {within} s"
+        await asyncio.sleep(0.01)
+
+
 def _worker(
     sessionmaker: async_sessionmaker[AsyncSession], url: str, embeddings: EmbeddingService, **options: Any
 ) -> EvolutionWorker:
@@ -83,10 +90,10 @@ async def test_notify_wakes_an_idle_worker_long_before_its_poll(
     worker = _worker(committed, scratch_url, embeddings, poll_seconds=60)
     task = asyncio.create_task(worker.run())
     await asyncio.wait_for(worker.listening.wait(), 10)
-    await asyncio.sleep(0.2)  # idle: every slot is waiting
+    await _until(lambda: worker.idle_slots == worker.concurrency, within=10)  # every slot waits
     trajectory_id = await _submit(committed, 1)
-    lag = await _until_processed(committed, trajectory_id, within=10)
-    assert lag < 2
+    # Within 10 s, while the next poll is 60 s away: only the notification can have woken it.
+    await _until_processed(committed, trajectory_id, within=10)
     assert (await _state(committed, trajectory_id)).state == "merged"
     worker.stop()
     stats = await asyncio.wait_for(task, 10)
@@ -146,7 +153,7 @@ async def test_graceful_stop_finishes_the_job_in_hand_and_claims_no_other(
     task = asyncio.create_task(worker.run())
     assert await asyncio.to_thread(gated.entered.wait, 10)
     worker.stop()
-    await asyncio.sleep(0.1)
+    assert worker.stopping  # at once: the slot will claim nothing after the job in hand
     gated.gate.set()
     await asyncio.wait_for(task, 30)
     slow.close()
@@ -161,19 +168,39 @@ async def test_a_job_cut_off_mid_way_leaves_the_trajectory_pending(
     gated = GatedEmbedder(embeddings.embedder)
     slow = EmbeddingService(gated)
     trajectory_id = await _submit(committed, 1)
-    task = asyncio.create_task(_worker(committed, scratch_url, slow, poll_seconds=60).run())
+    cut = _worker(committed, scratch_url, slow, poll_seconds=60, lease_seconds=0.5)
+    task = asyncio.create_task(cut.run())
     assert await asyncio.to_thread(gated.entered.wait, 10)
     task.cancel()  # the process dies mid-job: its transaction never commits
     with pytest.raises(asyncio.CancelledError):
         await task
     gated.gate.set()
     slow.close()
-    assert (await _state(committed, trajectory_id)).state == "pending"
+    cut_off = await _state(committed, trajectory_id)
+    # Nothing of the job is written, but its attempt counts (it might have been what killed the process).
+    assert cut_off.state == "pending" and cut_off.attempts == 1
 
+    await _until_lease_ends(committed, trajectory_id, within=10)
     stats = await _worker(committed, scratch_url, embeddings).run(drain=True)
     assert stats.merged == 1
+    assert (await _state(committed, trajectory_id)).attempts == 2
     async with committed() as session:
         assert await session.scalar(select(func.count()).select_from(GeneVersion)) == 2
+
+
+async def _until_lease_ends(
+    sessionmaker: async_sessionmaker[AsyncSession], trajectory_id: uuid.UUID, within: float
+) -> None:
+    deadline = time.monotonic() + within
+    while True:
+        async with sessionmaker() as session:
+            leased = await session.scalar(
+                select(Trajectory.claimed_until > func.now()).where(Trajectory.id == trajectory_id)
+            )
+        if not leased:
+            return
+        assert time.monotonic() < deadline, f"the lease on {trajectory_id} did not end within {within} s"
+        await asyncio.sleep(0.05)
 
 
 class Exploding(EvolutionService):
