@@ -203,6 +203,13 @@ class ServiceUnavailable(ProblemError):
     status, code = 503, "unavailable"
 
 
+class DatabaseUnavailable(ServiceUnavailable):
+    """The registry's database could not be reached (after the client's retries, which honour its
+    Retry-After)."""
+
+    code = "database-unavailable"
+
+
 def _registered(root: type[ProblemError]) -> list[type[ProblemError]]:
     found = []
     for cls in root.__subclasses__():
