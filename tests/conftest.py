@@ -37,6 +37,11 @@ from app.main import create_app
 from app.state import Runtime
 from genebank.client import AsyncClient as GenebankClient
 
+# Child processes (servers, workers, commands the tests start) import app.cli, which imports
+# genebank.client: they find this checkout's copy whatever an installed one points at.
+CLIENT_PATH = str(Path(__file__).resolve().parent.parent / "clients" / "python")
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [CLIENT_PATH, os.environ.get("PYTHONPATH")]))
+
 
 @dataclass
 class DatabaseInfo:

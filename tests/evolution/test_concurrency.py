@@ -114,9 +114,6 @@ def _workers() -> Iterator[list[subprocess.Popen[bytes]]]:
                 process.wait()
 
 
-CLIENT = Path(__file__).resolve().parents[2] / "clients" / "python"
-
-
 def _start(url: str, data_dir: str) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
@@ -127,8 +124,6 @@ def _start(url: str, data_dir: str) -> subprocess.Popen[bytes]:
         "GENEBANK_WORKER_CONCURRENCY": "2",
         "GENEBANK_WORKER_POLL_SECONDS": "1",
         "GENEBANK_EMBEDDING_THREADS": "1",
-        # This checkout's genebank.client (app.cli imports it), whatever the installed one points at.
-        "PYTHONPATH": os.pathsep.join([str(CLIENT), os.environ.get("PYTHONPATH", "")]),
     }
     command = [str(Path(sys.executable).with_name("genebank")), "worker"]
     return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
