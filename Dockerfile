@@ -20,6 +20,7 @@ RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
 
 COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
+COPY clients ./clients
 COPY migrations ./migrations
 RUN pip install -e . \
     && useradd --system --create-home --home-dir /home/genebank --shell /usr/sbin/nologin genebank \

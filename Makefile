@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet $(TORCH_FIND_LINKS) "torch==$(TORCH_VERSION)"
-	$(BIN)/pip install --quiet -e ".[dev]"
+	$(BIN)/pip install --quiet -e ".[dev]"   # app and clients/python (genebank.client), editable
 	touch $@
 
 install: $(BIN)/.installed
@@ -25,13 +25,13 @@ test: install  ## install, then run the whole test suite
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: install
-	$(BIN)/ruff check app tests bench migrations
-	$(BIN)/ruff format --check app tests bench migrations
-	$(BIN)/mypy --strict app
+	$(BIN)/ruff check app tests bench migrations clients examples
+	$(BIN)/ruff format --check app tests bench migrations clients examples
+	$(BIN)/mypy --strict app clients/python/genebank
 
 format: install
-	$(BIN)/ruff check --fix app tests bench migrations
-	$(BIN)/ruff format app tests bench migrations
+	$(BIN)/ruff check --fix app tests bench migrations clients examples
+	$(BIN)/ruff format app tests bench migrations clients examples
 
 demo: install
 	$(BIN)/genebank demo

@@ -1,4 +1,5 @@
-"""The `genebank` command: serve, migrate, demo, worker, reembed, keys."""
+"""The `genebank` command: serve, migrate, demo, worker, reembed, keys; and the client verbs
+(search, get, publish, submit, report, mcp) from genebank.client.cli."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
 from app.main import create_app, resolve_database
 from app.search.reembed import reembed as reembed_versions
+from genebank.client.cli import register as register_client_verbs
 
 T = TypeVar("T")
 # Plain help output: Typer's rich panels print flags as `--drain <bool>`, as if they took a value.
@@ -394,6 +396,11 @@ def keys_revoke(key_id: Annotated[uuid.UUID, typer.Argument(help="the key's id (
             return f"revoked {key.id} ({key.role}, {key.name})"
 
     typer.echo(_with_database(revoke))
+
+
+# search, get, publish, submit, report, mcp: clients of a running registry over HTTP (GENEBANK_URL,
+# GENEBANK_KEY). They live in genebank.client, which also ships them without the server.
+register_client_verbs(cli)
 
 
 def main() -> None:

@@ -35,6 +35,12 @@ from app.embeddings import EmbeddingService
 from app.embeddings.torch_backend import SentenceTransformerEmbedder
 from app.main import create_app
 from app.state import Runtime
+from genebank.client import AsyncClient as GenebankClient
+
+# Child processes (servers, workers, commands the tests start) import app.cli, which imports
+# genebank.client: they find this checkout's copy whatever an installed one points at.
+CLIENT_PATH = str(Path(__file__).resolve().parent.parent / "clients" / "python")
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [CLIENT_PATH, os.environ.get("PYTHONPATH")]))
 
 
 @dataclass
@@ -202,6 +208,36 @@ async def client_as(
     yield make
     for client in opened:
         await client.aclose()
+
+
+@pytest.fixture
+async def genebank_as(app: FastAPI, keys: dict[str, str]) -> AsyncIterator[Callable[..., GenebankClient]]:
+    """genebank.client's AsyncClient by role name (or None for no key), on the in-process app.
+
+    Tests that are about what the API answers call it the way agents do, through the client, so that
+    the client cannot drift from the server. `genebank_as("admin", event_hooks=...)` passes options on.
+    """
+    opened: list[GenebankClient] = []
+
+    def make(role: str | None, **options: Any) -> GenebankClient:
+        client = GenebankClient(
+            "http://genebank.test",
+            keys[role] if role else "",
+            transport=httpx.ASGITransport(app=app),
+            **options,
+        )
+        opened.append(client)
+        return client
+
+    yield make
+    for client in opened:
+        await client.aclose()
+
+
+@pytest.fixture
+async def genebank(genebank_as: Callable[..., GenebankClient]) -> GenebankClient:
+    """The admin's genebank.client, like `client` is its raw httpx client."""
+    return genebank_as("admin")
 
 
 class KeyClient(httpx.AsyncClient):

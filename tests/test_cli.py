@@ -82,7 +82,7 @@ async def test_demo_loads_into_the_embedded_database_of_a_running_server(tmp_pat
     with LiveServer(settings) as server:
         env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("GENEBANK_")},
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")]),
             "GENEBANK_DATA_DIR": str(tmp_path),
             "GENEBANK_EMBEDDING_BACKEND": "torch",
         }

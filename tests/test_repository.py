@@ -140,7 +140,8 @@ def test_a_fresh_clone_collects_the_suite_and_runs_alone(tmp_path: Path) -> None
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GENEBANK_", "PYTHON"))}
     # The clone's code, not this checkout's (nor an editable install's); caches and home inside it.
-    env |= {"PYTHONPATH": str(clone), "HOME": str(clone / ".home"), "XDG_CACHE_HOME": str(clone / ".cache")}
+    pythonpath = os.pathsep.join([str(clone), str(clone / "clients" / "python")])
+    env |= {"PYTHONPATH": pythonpath, "HOME": str(clone / ".home"), "XDG_CACHE_HOME": str(clone / ".cache")}
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -153,7 +154,10 @@ def test_a_fresh_clone_collects_the_suite_and_runs_alone(tmp_path: Path) -> None
             check=False,
         )
 
-    where = run("-c", "import app, tests; print(app.__file__); print(tests.__file__)")
+    where = run(
+        "-c",
+        "import app, tests, genebank.client as c; print(app.__file__, tests.__file__, c.__file__)",
+    )
     assert where.returncode == 0, where.stderr
     assert all(Path(line).is_relative_to(clone) for line in where.stdout.split()), where.stdout
 
@@ -165,7 +169,8 @@ def test_a_fresh_clone_collects_the_suite_and_runs_alone(tmp_path: Path) -> None
     # What reads vendored files or follows links, run in the clone itself.
     checks = run(
         "-m", "pytest", "-q", "-p", "no:cacheprovider",
-        "tests/gep/test_document.py", "tests/test_repository.py", "-k", "not fresh_clone",
+        "tests/gep/test_document.py", "tests/test_repository.py", "tests/client/test_canonical.py",
+        "tests/client/test_contract.py", "-k", "not fresh_clone",
     )  # fmt: skip
     assert checks.returncode == 0, checks.stdout[-3000:] + checks.stderr[-3000:]
     assert sorted(os.listdir(sandbox)) == ["genebank"]  # nothing written beside the clone

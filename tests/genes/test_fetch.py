@@ -1,4 +1,8 @@
-"""Reading Genes back: current version, numbered versions, as_of, assets, caching and listing."""
+"""Reading Genes back: current version, numbered versions, as_of, assets, caching and listing.
+
+Through genebank.client, as agents read them; the raw HTTP client only where the wire itself is the
+subject (conditional requests, problem documents).
+"""
 
 from __future__ import annotations
 
@@ -6,52 +10,62 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+import pytest
 
 from app.genes.schemas import GeneVersionRead, ProvenanceRead
+from genebank.client import AsyncClient, InvalidCursor, NotFound, ValidationFailed, compute_asset_id
+from genebank.client.models import PublishResult
 from tests.factories import gene_doc, publish_payload
 
 
-async def _publish(client: httpx.AsyncClient, **gene: Any) -> dict[str, Any]:
-    response = await client.post("/v1/genes", json=publish_payload(gene=gene_doc(**gene)))
-    assert response.status_code == 201, response.text
-    body: dict[str, Any] = response.json()
-    return body
+async def _publish(genebank: AsyncClient, **gene: Any) -> PublishResult:
+    payload = publish_payload(gene=gene_doc(**gene))
+    published = await genebank.publish(payload["gene"], payload["provenance"])
+    assert published.created
+    return published
 
 
-async def test_get_gene_returns_current_version_with_provenance(client: httpx.AsyncClient) -> None:
-    v1 = await _publish(client)
-    v2 = await _publish(client, parent=v1["asset_id"], summary="Second take")
+async def test_get_gene_returns_current_version_with_provenance(
+    genebank: AsyncClient, client: httpx.AsyncClient
+) -> None:
+    v1 = await _publish(genebank)
+    v2 = await _publish(genebank, parent=v1.asset_id, summary="Second take")
+    read = await genebank.get_gene("gene_pytest_flaky_network")
+    assert read.version == 2 and read.current is True
+    assert read.asset_id == v2.asset_id
+    assert read.parent_asset_id == v1.asset_id
+    assert read.document["summary"] == "Second take"
+    assert read.document["asset_id"] == v2.asset_id == compute_asset_id(read.document)
+    assert read.status == "candidate"
+    assert read.task_family == "code_generation"
+    assert read.provenance.verifier is not None and read.provenance.verifier["passed"] is True
+    assert read.provenance.task is not None and read.provenance.task.id == "code-0001"
+    assert read.provenance.cost is not None
+    assert read.provenance.cost.model_dump() == {"tokens": 48213, "attempts": 3, "seconds": 412.5}
+
+    # The hand-assembled JSON has exactly the documented shape, and the client reads all of it.
     response = await client.get("/v1/genes/gene_pytest_flaky_network")
-    assert response.status_code == 200
-    read = response.json()
-    assert read["version"] == 2 and read["current"] is True
-    assert read["asset_id"] == v2["asset_id"]
-    assert read["parent_asset_id"] == v1["asset_id"]
-    assert read["document"]["summary"] == "Second take"
-    assert read["document"]["asset_id"] == v2["asset_id"]
-    assert read["status"] == "candidate"
-    assert read["task_family"] == "code_generation"
-    assert read["provenance"]["verifier"]["passed"] is True
-    assert read["provenance"]["task"]["id"] == "code-0001"
-    assert read["provenance"]["cost"] == {"tokens": 48213, "attempts": 3, "seconds": 412.5}
-    assert response.headers["etag"] == f'"{v2["asset_id"]}"'
-    # The hand-assembled JSON has exactly the documented shape.
-    assert set(read) == set(GeneVersionRead.model_fields)
-    assert set(read["provenance"]) == set(ProvenanceRead.model_fields)
-    assert GeneVersionRead.model_validate(read).model_dump(mode="json") == read
+    assert response.headers["etag"] == f'"{v2.asset_id}"'
+    raw = response.json()
+    assert set(raw) == set(GeneVersionRead.model_fields)
+    assert set(raw["provenance"]) == set(ProvenanceRead.model_fields)
+    assert GeneVersionRead.model_validate(raw).model_dump(mode="json") == raw
+    assert read.model_dump(mode="json") == raw
+    assert read.model_extra == {}
 
-    old = (await client.get("/v1/genes/gene_pytest_flaky_network/versions/1")).json()
-    assert old["asset_id"] == v1["asset_id"] and old["current"] is False
-    assert (await client.get("/v1/genes/gene_pytest_flaky_network/versions/3")).status_code == 404
+    old = await genebank.get_gene("gene_pytest_flaky_network", version=1)
+    assert old.asset_id == v1.asset_id and old.current is False
+    with pytest.raises(NotFound):
+        await genebank.get_gene("gene_pytest_flaky_network", version=3)
 
 
-async def test_if_none_match_answers_304(client: httpx.AsyncClient) -> None:
-    v1 = await _publish(client)
-    etag = f'"{v1["asset_id"]}"'
+async def test_if_none_match_answers_304(genebank: AsyncClient, client: httpx.AsyncClient) -> None:
+    v1 = await _publish(genebank)
+    etag = f'"{v1.asset_id}"'
     for path in (
         "/v1/genes/gene_pytest_flaky_network",
         "/v1/genes/gene_pytest_flaky_network/versions/1",
-        f"/v1/assets/{v1['asset_id']}",
+        f"/v1/assets/{v1.asset_id}",
     ):
         cached = await client.get(path, headers={"If-None-Match": f'"sha256:{"1" * 64}", {etag}'})
         assert cached.status_code == 304, path
@@ -60,76 +74,99 @@ async def test_if_none_match_answers_304(client: httpx.AsyncClient) -> None:
         fresh = await client.get(path, headers={"If-None-Match": f'"sha256:{"1" * 64}"'})
         assert fresh.status_code == 200, path
     # After a new version the old ETag no longer matches the Gene's current version.
-    await _publish(client, parent=v1["asset_id"], summary="changed")
+    await _publish(genebank, parent=v1.asset_id, summary="changed")
     response = await client.get("/v1/genes/gene_pytest_flaky_network", headers={"If-None-Match": etag})
     assert response.status_code == 200
 
 
-async def test_as_of_answers_with_the_version_current_then(client: httpx.AsyncClient) -> None:
-    v1 = await _publish(client)
-    v2 = await _publish(client, parent=v1["asset_id"], summary="v2")
-    versions = (await client.get("/v1/genes/gene_pytest_flaky_network/versions")).json()["items"]
-    v1_from = datetime.fromisoformat(versions[0]["valid_from"])
-    v2_from = datetime.fromisoformat(versions[1]["valid_from"])
+async def test_the_client_revalidates_with_its_etag(genebank_as: Any) -> None:
+    statuses: list[int] = []
+
+    async def record(response: httpx.Response) -> None:
+        statuses.append(response.status_code)
+
+    genebank: AsyncClient = genebank_as("admin", event_hooks={"response": [record]})
+    v1 = await _publish(genebank)
+    statuses.clear()
+    first = await genebank.get_gene("gene_pytest_flaky_network")
+    second = await genebank.get_gene("gene_pytest_flaky_network")
+    assert statuses == [200, 304]
+    assert second == first and second.asset_id == v1.asset_id
+    # A new version is a new ETag: the cached copy is replaced, not served.
+    v2 = await _publish(genebank, parent=v1.asset_id, summary="changed")
+    statuses.clear()
+    third = await genebank.get_gene("gene_pytest_flaky_network")
+    assert statuses == [200] and third.asset_id == v2.asset_id
+    assert (await genebank.get_gene("gene_pytest_flaky_network", cache=False)).asset_id == v2.asset_id
+    assert statuses == [200, 200]
+
+
+async def test_as_of_answers_with_the_version_current_then(
+    genebank: AsyncClient, client: httpx.AsyncClient
+) -> None:
+    v1 = await _publish(genebank)
+    v2 = await _publish(genebank, parent=v1.asset_id, summary="v2")
+    versions = [v async for v in genebank.iter_versions("gene_pytest_flaky_network")]
+    assert [v.asset_id for v in versions] == [v1.asset_id, v2.asset_id]
+    v1_from, v2_from = versions[0].valid_from, versions[1].valid_from
     # Inside one test transaction both versions share now(); shift the window to make them distinct.
     assert v1_from <= v2_from
 
-    async def at(moment: datetime) -> httpx.Response:
-        return await client.get("/v1/genes/gene_pytest_flaky_network", params={"as_of": moment.isoformat()})
+    async def at(moment: datetime) -> str:
+        return (await genebank.get_gene("gene_pytest_flaky_network", as_of=moment)).asset_id
 
-    assert (await at(v2_from)).json()["asset_id"] == v2["asset_id"]
-    assert (await at(datetime.now(UTC) + timedelta(days=1))).json()["asset_id"] == v2["asset_id"]
-    before = await at(v1_from - timedelta(seconds=1))
-    assert before.status_code == 404
-    assert "did not exist" in before.json()["detail"]
+    assert await at(v2_from) == v2.asset_id
+    assert await at(datetime.now(UTC) + timedelta(days=1)) == v2.asset_id
+    with pytest.raises(NotFound) as before:
+        await at(v1_from - timedelta(seconds=1))
+    assert "did not exist" in before.value.detail
+    with pytest.raises(ValueError, match="timezone"):
+        await at(datetime(2026, 1, 1))  # the client refuses what the registry would refuse
     naive = await client.get("/v1/genes/gene_pytest_flaky_network", params={"as_of": "2026-01-01T00:00:00"})
     assert naive.status_code == 422
 
 
-async def test_list_genes_paginates_and_filters(client: httpx.AsyncClient) -> None:
+async def test_list_genes_paginates_and_filters(genebank: AsyncClient) -> None:
     for index in range(5):
-        await _publish(client, id=f"gene_sample_{index}", category="optimize" if index % 2 else "repair")
-    page = (await client.get("/v1/genes", params={"limit": 2})).json()
-    assert len(page["items"]) == 2 and page["next_cursor"]
-    genes_cursor = page["next_cursor"]
-    seen = [item["gene_id"] for item in page["items"]]
-    while page["next_cursor"]:
-        page = (await client.get("/v1/genes", params={"limit": 2, "cursor": page["next_cursor"]})).json()
-        seen += [item["gene_id"] for item in page["items"]]
+        await _publish(genebank, id=f"gene_sample_{index}", category="optimize" if index % 2 else "repair")
+    page = await genebank.list_genes(limit=2)
+    assert len(page.items) == 2 and page.next_cursor
+    genes_cursor = page.next_cursor
+    seen = [item.gene_id async for item in genebank.iter_genes(page_size=2)]
     assert sorted(seen) == [f"gene_sample_{i}" for i in range(5)]
     # A cursor that is not one this list issued is the same 422 everywhere.
     for bad in ("not-a-cursor", "eyJ4IjogMX0"):
-        refused = await client.get("/v1/genes", params={"cursor": bad})
-        assert refused.status_code == 422 and refused.json()["type"].endswith("/invalid-cursor")
+        with pytest.raises(InvalidCursor) as refused:
+            await genebank.list_genes(cursor=bad)
+        assert refused.value.status_code == 422 and refused.value.type.endswith("/invalid-cursor")
     # … and a cursor of one list is no cursor of another.
-    versions = await client.get("/v1/genes/gene_sample_0/versions", params={"cursor": genes_cursor})
-    assert versions.status_code == 422 and versions.json()["type"].endswith("/invalid-cursor")
+    with pytest.raises(InvalidCursor):
+        await genebank.list_versions("gene_sample_0", cursor=genes_cursor)
     assert len(set(seen)) == 5
 
-    optimize = (await client.get("/v1/genes", params={"category": "optimize"})).json()["items"]
-    assert {item["gene_id"] for item in optimize} == {"gene_sample_1", "gene_sample_3"}
-    assert all(item["summary"] == "Stabilise pytest suites that fail on network access" for item in optimize)
-    by_model = (await client.get("/v1/genes", params={"producer_model": "gpt-5"})).json()["items"]
-    assert by_model == []
-    candidates = (await client.get("/v1/genes", params={"status": "candidate"})).json()["items"]
-    assert len(candidates) == 5
-    future = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
-    assert (await client.get("/v1/genes", params={"updated_since": future})).json()["items"] == []
-    assert (await client.get("/v1/genes", params={"cursor": "not-a-cursor"})).status_code == 422
+    optimize = (await genebank.list_genes(category="optimize")).items
+    assert {item.gene_id for item in optimize} == {"gene_sample_1", "gene_sample_3"}
+    assert all(item.summary == "Stabilise pytest suites that fail on network access" for item in optimize)
+    assert (await genebank.list_genes(producer_model="gpt-5")).items == []
+    assert len((await genebank.list_genes(status="candidate")).items) == 5
+    future = datetime.now(UTC) + timedelta(hours=1)
+    assert (await genebank.list_genes(updated_since=future)).items == []
 
 
-async def test_unknown_gene_and_asset_are_404(client: httpx.AsyncClient) -> None:
-    for path in (
-        "/v1/genes/gene_nobody_published",
-        "/v1/genes/gene_nobody_published/versions",
-        "/v1/genes/gene_nobody_published/prompt",
-        f"/v1/assets/sha256:{'a' * 64}",
+async def test_unknown_gene_and_asset_are_404(genebank: AsyncClient, client: httpx.AsyncClient) -> None:
+    for call in (
+        genebank.get_gene("gene_nobody_published"),
+        genebank.list_versions("gene_nobody_published"),
+        genebank.get_prompt("gene_nobody_published"),
+        genebank.get_asset(f"sha256:{'a' * 64}"),
     ):
-        response = await client.get(path)
-        assert response.status_code == 404, path
-        assert response.headers["content-type"] == "application/problem+json"
-        assert response.json()["status"] == 404
-    assert (await client.get("/v1/assets/md5:abc")).status_code == 422
+        with pytest.raises(NotFound) as refused:
+            await call
+        assert refused.value.status_code == 404
+        assert refused.value.response.headers["content-type"] == "application/problem+json"
+        assert refused.value.problem["status"] == 404
+    with pytest.raises(ValidationFailed):
+        await genebank.get_asset("md5:abc")
 
 
 async def test_health_and_readiness(client: httpx.AsyncClient) -> None:

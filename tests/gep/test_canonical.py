@@ -26,46 +26,46 @@ NODE = "/usr/bin/node"
 # ---------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        (1e21, "1e+21"),
-        (1.5e-7, "1.5e-7"),
-        (1e-7, "1e-7"),
-        (-1e-7, "-1e-7"),
-        (1e-6, "0.000001"),
-        (1e-5, "0.00001"),
-        (0.0001, "0.0001"),
-        (1.0, "1"),
-        (-0.0, "0"),
-        (0.0, "0"),
-        (0, "0"),
-        (0.1, "0.1"),
-        (-2.5, "-2.5"),
-        (1e16, "10000000000000000"),
-        (123456789012345680000.0, "123456789012345680000"),
-        (123456789012345680000, "123456789012345680000"),
-        (1e20, "100000000000000000000"),
-        (1.2345e21, "1.2345e+21"),
-        (5e-324, "5e-324"),
-        (1.7976931348623157e308, "1.7976931348623157e+308"),
-        (float("inf"), "null"),
-        (float("-inf"), "null"),
-        (float("nan"), "null"),
-        (2**53, "9007199254740992"),
-        (-(2**53), "-9007199254740992"),
-        # Beyond 2**53 JavaScript's JSON parser rounds to the nearest double (ties to even).
-        (2**53 + 1, "9007199254740992"),
-        (2**53 + 3, "9007199254740996"),
-        (2**60, "1152921504606847000"),
-        (-(2**60), "-1152921504606847000"),
-        (10**21, "1e+21"),
-        (2**1024 - 2**970 - 1, "1.7976931348623157e+308"),
-        # Exactly halfway to the next (unrepresentable) double rounds to even, i.e. to Infinity.
-        (2**1024 - 2**970, "null"),
-        (10**400, "null"),
-    ],
-)
+JS_NUMBER_VECTORS: list[tuple[int | float, str]] = [
+    (1e21, "1e+21"),
+    (1.5e-7, "1.5e-7"),
+    (1e-7, "1e-7"),
+    (-1e-7, "-1e-7"),
+    (1e-6, "0.000001"),
+    (1e-5, "0.00001"),
+    (0.0001, "0.0001"),
+    (1.0, "1"),
+    (-0.0, "0"),
+    (0.0, "0"),
+    (0, "0"),
+    (0.1, "0.1"),
+    (-2.5, "-2.5"),
+    (1e16, "10000000000000000"),
+    (123456789012345680000.0, "123456789012345680000"),
+    (123456789012345680000, "123456789012345680000"),
+    (1e20, "100000000000000000000"),
+    (1.2345e21, "1.2345e+21"),
+    (5e-324, "5e-324"),
+    (1.7976931348623157e308, "1.7976931348623157e+308"),
+    (float("inf"), "null"),
+    (float("-inf"), "null"),
+    (float("nan"), "null"),
+    (2**53, "9007199254740992"),
+    (-(2**53), "-9007199254740992"),
+    # Beyond 2**53 JavaScript's JSON parser rounds to the nearest double (ties to even).
+    (2**53 + 1, "9007199254740992"),
+    (2**53 + 3, "9007199254740996"),
+    (2**60, "1152921504606847000"),
+    (-(2**60), "-1152921504606847000"),
+    (10**21, "1e+21"),
+    (2**1024 - 2**970 - 1, "1.7976931348623157e+308"),
+    # Exactly halfway to the next (unrepresentable) double rounds to even, i.e. to Infinity.
+    (2**1024 - 2**970, "null"),
+    (10**400, "null"),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), JS_NUMBER_VECTORS)
 def test_js_number_vectors(value: int | float, expected: str) -> None:
     assert js_number(value) == expected
     assert canonical_json(value) == expected
@@ -80,35 +80,35 @@ def test_number_subclasses_use_their_numeric_value() -> None:
     assert canonical_json([True, 1, False, 0]) == "[true,1,false,0]"
 
 
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        (None, "null"),
-        (True, "true"),
-        (False, "false"),
-        ("", '""'),
-        ("plain", '"plain"'),
-        ('q"b\\s', '"q\\"b\\\\s"'),
-        ("\b\f\n\r\t", '"\\b\\f\\n\\r\\t"'),
-        ("\x00\x01\x1f", '"\\u0000\\u0001\\u001f"'),
-        ("\x7f\x80", '"\x7f\x80"'),
-        ("\u2028\u2029", '"\u2028\u2029"'),
-        ("日本語 é 😀", '"日本語 é 😀"'),
-        ("/", '"/"'),
-        # Lone surrogates are escaped (well-formed JSON.stringify), pairs are emitted as the astral char.
-        ("\ud800", '"\\ud800"'),
-        ("a\udfffb", '"a\\udfffb"'),
-        ("\ude00\ud83d", '"\\ude00\\ud83d"'),
-        ("\ud83d\ude00", '"😀"'),
-        ("\ud83d\ud83d\ude00", '"\\ud83d😀"'),
-        ([], "[]"),
-        ({}, "{}"),
-        ([1, "a", None, [2, [3]], {"k": []}], '[1,"a",null,[2,[3]],{"k":[]}]'),
-        ({"b": 1, "a": {"d": [True], "c": None}}, '{"a":{"c":null,"d":[true]},"b":1}'),
-        ({"b": 1, "B": 2, "_": 3, "a": 4, "10": 5, "9": 6}, '{"10":5,"9":6,"B":2,"_":3,"a":4,"b":1}'),
-        ({"x": float("nan"), "y": [float("inf")]}, '{"x":null,"y":[null]}'),
-    ],
-)
+CANONICAL_VECTORS: list[tuple[JSONValue, str]] = [
+    (None, "null"),
+    (True, "true"),
+    (False, "false"),
+    ("", '""'),
+    ("plain", '"plain"'),
+    ('q"b\\s', '"q\\"b\\\\s"'),
+    ("\b\f\n\r\t", '"\\b\\f\\n\\r\\t"'),
+    ("\x00\x01\x1f", '"\\u0000\\u0001\\u001f"'),
+    ("\x7f\x80", '"\x7f\x80"'),
+    ("\u2028\u2029", '"\u2028\u2029"'),
+    ("日本語 é 😀", '"日本語 é 😀"'),
+    ("/", '"/"'),
+    # Lone surrogates are escaped (well-formed JSON.stringify), pairs are emitted as the astral char.
+    ("\ud800", '"\\ud800"'),
+    ("a\udfffb", '"a\\udfffb"'),
+    ("\ude00\ud83d", '"\\ude00\\ud83d"'),
+    ("\ud83d\ude00", '"😀"'),
+    ("\ud83d\ud83d\ude00", '"\\ud83d😀"'),
+    ([], "[]"),
+    ({}, "{}"),
+    ([1, "a", None, [2, [3]], {"k": []}], '[1,"a",null,[2,[3]],{"k":[]}]'),
+    ({"b": 1, "a": {"d": [True], "c": None}}, '{"a":{"c":null,"d":[true]},"b":1}'),
+    ({"b": 1, "B": 2, "_": 3, "a": 4, "10": 5, "9": 6}, '{"10":5,"9":6,"B":2,"_":3,"a":4,"b":1}'),
+    ({"x": float("nan"), "y": [float("inf")]}, '{"x":null,"y":[null]}'),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), CANONICAL_VECTORS)
 def test_canonical_json_vectors(value: JSONValue, expected: str) -> None:
     assert canonical_json(value) == expected
 

@@ -1,4 +1,7 @@
-"""Search and match on a small realistic corpus (the demo sample), with the real embedding model."""
+"""Search and match on a small realistic corpus (the demo sample), with the real embedding model.
+
+Through genebank.client, as consumer agents search; the raw HTTP client only for malformed requests.
+"""
 
 from __future__ import annotations
 
@@ -15,27 +18,29 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Gene
 from app.search.term_stats import refresh_term_stats
+from genebank.client import AsyncClient, InvalidCursor, ValidationFailed
+from genebank.client.models import SearchResponse
 
 DEMO: list[dict[str, Any]] = json.loads(resources.files("app.demo").joinpath("genes.json").read_text())
 
 
 @pytest.fixture
-async def corpus(client: httpx.AsyncClient, session: AsyncSession) -> dict[str, dict[str, Any]]:
+async def corpus(genebank: AsyncClient, session: AsyncSession) -> dict[str, dict[str, Any]]:
     published = {}
     for payload in DEMO:
-        response = await client.post("/v1/genes", json=payload)
-        assert response.status_code == 201, response.text
-        published[payload["gene"]["id"]] = {**response.json(), "payload": payload}
+        result = await genebank.publish(payload["gene"], payload["provenance"])
+        assert result.created
+        published[payload["gene"]["id"]] = {**result.model_dump(), "payload": payload}
     raw = await (await session.connection()).get_raw_connection()
     assert await refresh_term_stats(raw.driver_connection)
     return published
 
 
-async def search(client: httpx.AsyncClient, **body: Any) -> dict[str, Any]:
-    response = await client.post("/v1/search", json=body)
-    assert response.status_code == 200, response.text
-    result: dict[str, Any] = response.json()
-    return result
+async def search(genebank: AsyncClient, **body: Any) -> dict[str, Any]:
+    """The answer as JSON, so that a test can compare it whole; the client read (and typed) it first."""
+    response: SearchResponse = await genebank.search(**body)
+    assert response.model_extra == {}
+    return response.model_dump(mode="json")
 
 
 @pytest.mark.parametrize(
@@ -67,23 +72,23 @@ async def search(client: httpx.AsyncClient, **body: Any) -> dict[str, Any]:
     ],
 )
 async def test_paraphrased_tasks_find_the_right_gene_first(
-    client: httpx.AsyncClient, corpus: dict[str, Any], query: str, expected: str
+    genebank: AsyncClient, corpus: dict[str, Any], query: str, expected: str
 ) -> None:
     assert expected in corpus
-    body = await search(client, query=query, k=3)
+    body = await search(genebank, query=query, k=3)
     assert body["band"] in ("found", "low_confidence")
     assert body["results"][0]["gene_id"] == expected
     assert body["results"][0]["asset_id"] == corpus[expected]["asset_id"]
     assert body["embedding_model"] == "sentence-transformers/all-MiniLM-L6-v2"
 
 
-async def test_unrelated_query_is_no_match(client: httpx.AsyncClient, corpus: dict[str, Any]) -> None:
+async def test_unrelated_query_is_no_match(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
     for query in ("bake a sourdough loaf with an open crumb", "write a haiku about autumn rain"):
-        body = await search(client, query=query)
+        body = await search(genebank, query=query)
         assert body == {**body, "band": "no_match", "results": [], "next_cursor": None}
 
 
-async def test_filters_are_respected(client: httpx.AsyncClient, corpus: dict[str, Any]) -> None:
+async def test_filters_are_respected(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
     def field_of(item: dict[str, Any], field: str) -> str:
         gene, provenance = item["payload"]["gene"], item["payload"]["provenance"]
         return {
@@ -106,34 +111,36 @@ async def test_filters_are_respected(client: httpx.AsyncClient, corpus: dict[str
             + " "
             + example["payload"]["provenance"]["task"]["description"]
         )
-        unfiltered = await search(client, query=query, k=20)
+        unfiltered = await search(genebank, query=query, k=20)
         assert any(r[field] != value for r in unfiltered["results"]), field
-        body = await search(client, query=query, k=20, **{field: value})
+        body = await search(genebank, query=query, k=20, **{field: value})
         assert body["results"], field
         assert all(r[field] == value for r in body["results"]), field
         assert body["results"][0]["gene_id"] == example["gene_id"], field
-    nothing = await search(client, query="tests hang", producer_model="a-model-nobody-uses")
+    nothing = await search(genebank, query="tests hang", producer_model="a-model-nobody-uses")
     assert nothing["results"] == [] and nothing["band"] == "no_match"
 
 
 async def test_deprecated_genes_leave_default_results(
-    client: httpx.AsyncClient, corpus: dict[str, Any], session: AsyncSession
+    genebank: AsyncClient, corpus: dict[str, Any], session: AsyncSession
 ) -> None:
     query = "pytest-asyncio test hangs forever"
-    assert (await search(client, query=query))["results"][0]["gene_id"] == "gene_pytest_asyncio_hang_timeout"
+    assert (await search(genebank, query=query))["results"][0][
+        "gene_id"
+    ] == "gene_pytest_asyncio_hang_timeout"
     await session.execute(
         update(Gene).where(Gene.id == "gene_pytest_asyncio_hang_timeout").values(status="deprecated")
     )
-    default = await search(client, query=query, k=20)
+    default = await search(genebank, query=query, k=20)
     assert "gene_pytest_asyncio_hang_timeout" not in {r["gene_id"] for r in default["results"]}
-    asked = await search(client, query=query, status=["deprecated"])
+    asked = await search(genebank, query=query, status=["deprecated"])
     assert [r["gene_id"] for r in asked["results"]] == ["gene_pytest_asyncio_hang_timeout"]
     assert asked["results"][0]["status"] == "deprecated"
-    revoked = await client.post("/v1/search", json={"query": query, "status": ["revoked"]})
-    assert revoked.status_code == 422
+    with pytest.raises(ValidationFailed):
+        await genebank.search(query, status=["revoked"])
 
 
-async def test_signals_follow_gep_semantics(client: httpx.AsyncClient, corpus: dict[str, Any]) -> None:
+async def test_signals_follow_gep_semantics(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
     regex_gene = next(
         gene_id
         for gene_id, item in corpus.items()
@@ -141,7 +148,7 @@ async def test_signals_follow_gep_semantics(client: httpx.AsyncClient, corpus: d
     )
     patterns = corpus[regex_gene]["payload"]["gene"]["signals_match"]
     body = await search(
-        client, signals=["E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4211"]
+        genebank, signals=["E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4211"]
     )
     top = body["results"][0]
     assert top["gene_id"] == "gene_apt_dpkg_lock_held"
@@ -161,14 +168,14 @@ async def test_signals_follow_gep_semantics(client: httpx.AsyncClient, corpus: d
     )
     second_branch = alias.split("|")[1].strip()
     body = await search(
-        client, query=alias_gene["payload"]["gene"]["summary"], signals=[f"saw: {second_branch.upper()}"]
+        genebank, query=alias_gene["payload"]["gene"]["summary"], signals=[f"saw: {second_branch.upper()}"]
     )
     hit = next(r for r in body["results"] if r["gene_id"] == alias_gene["gene_id"])
     assert alias in hit["signal_hits"]
 
 
-async def test_explain_parts_add_up_to_the_score(client: httpx.AsyncClient, corpus: dict[str, Any]) -> None:
-    body = await search(client, query="hanging async tests", signals=["asyncio"], explain=True, k=5)
+async def test_explain_parts_add_up_to_the_score(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
+    body = await search(genebank, query="hanging async tests", signals=["asyncio"], explain=True, k=5)
     assert body["results"]
     for result in body["results"]:
         explain = result["explain"]
@@ -182,52 +189,43 @@ async def test_explain_parts_add_up_to_the_score(client: httpx.AsyncClient, corp
         assert math.isclose(explain["quality"], float(betaincinv(2, 2, 0.1)), rel_tol=1e-9)
     scores = [r["score"] for r in body["results"]]
     assert scores == sorted(scores, reverse=True)
-    plain = await search(client, query="hanging async tests", signals=["asyncio"], k=5)
+    plain = await search(genebank, query="hanging async tests", signals=["asyncio"], k=5)
     assert all(r["explain"] is None for r in plain["results"])
 
 
-async def test_cursor_pages_through_results(client: httpx.AsyncClient, corpus: dict[str, Any]) -> None:
-    first = await search(client, query="a test or build that fails", k=2)
+async def test_cursor_pages_through_results(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
+    first = await search(genebank, query="a test or build that fails", k=2)
     assert len(first["results"]) == 2 and first["next_cursor"]
-    second = await search(client, query="a test or build that fails", k=2, cursor=first["next_cursor"])
+    second = await search(genebank, query="a test or build that fails", k=2, cursor=first["next_cursor"])
     ids = [r["gene_id"] for r in first["results"] + second["results"]]
     assert len(set(ids)) == 4
-    whole = await search(client, query="a test or build that fails", k=4)
+    whole = await search(genebank, query="a test or build that fails", k=4)
     assert [r["gene_id"] for r in whole["results"]] == ids
-    other = await client.post(
-        "/v1/search", json={"query": "something else", "k": 2, "cursor": first["next_cursor"]}
-    )
-    assert other.status_code == 422
+    with pytest.raises(InvalidCursor):
+        await genebank.search("something else", k=2, cursor=first["next_cursor"])
+    paged = [r.gene_id async for r in genebank.iter_search("a test or build that fails", k=2)]
+    assert paged[:4] == ids and len(paged) == len(set(paged)) > 4
 
 
 async def test_match_renders_the_best_gene_within_budget(
-    client: httpx.AsyncClient, corpus: dict[str, Any]
+    genebank: AsyncClient, corpus: dict[str, Any]
 ) -> None:
-    response = await client.post(
-        "/v1/match",
-        json={
-            "task": "My pytest-asyncio test never completes",
-            "consumer_model": "qwen3-8b",
-            "max_tokens": 120,
-        },
+    body = await genebank.match(
+        "My pytest-asyncio test never completes", consumer_model="qwen3-8b", max_tokens=120
     )
-    assert response.status_code == 200, response.text
-    body = response.json()
-    assert body["band"] in ("found", "low_confidence")
-    [gene] = body["genes"]
-    assert gene["gene_id"] == "gene_pytest_asyncio_hang_timeout"
-    assert gene["asset_id"] == corpus["gene_pytest_asyncio_hang_timeout"]["asset_id"]
-    assert gene["tokens"] <= 120 and body["tokens"] <= body["max_tokens"] == 120
-    assert gene["text"].startswith("Gene gene_pytest_asyncio_hang_timeout v1")
+    assert body.band in ("found", "low_confidence")
+    [gene] = body.genes
+    assert gene.gene_id == "gene_pytest_asyncio_hang_timeout"
+    assert gene.asset_id == corpus["gene_pytest_asyncio_hang_timeout"]["asset_id"]
+    assert gene.tokens <= 120 and body.tokens <= body.max_tokens == 120
+    assert gene.text.startswith("Gene gene_pytest_asyncio_hang_timeout v1")
 
-    several = (
-        await client.post("/v1/match", json={"task": "python tests failing", "k": 3, "max_tokens": 2000})
-    ).json()
-    assert 1 <= len(several["genes"]) <= 3
-    assert sum(g["tokens"] for g in several["genes"]) == several["tokens"] <= 2000
+    several = await genebank.match("python tests failing", k=3, max_tokens=2000)
+    assert 1 <= len(several.genes) <= 3
+    assert sum(g.tokens for g in several.genes) == several.tokens <= 2000
 
-    nothing = (await client.post("/v1/match", json={"task": "knit a wool scarf for winter"})).json()
-    assert nothing == {"band": "no_match", "genes": [], "tokens": 0, "max_tokens": 600}
+    nothing = await genebank.match("knit a wool scarf for winter")
+    assert nothing.model_dump() == {"band": "no_match", "genes": [], "tokens": 0, "max_tokens": 600}
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,7 @@ async def test_a_megabyte_of_adversarial_text_is_answered_in_a_second(
     key_file = tmp_path / "admin-key"
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("GENEBANK_")},
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")]),
         "GENEBANK_DATABASE_URL": scratch_url,
         "GENEBANK_DATA_DIR": str(tmp_path),
         "GENEBANK_BOOTSTRAP_ADMIN_KEY_FILE": str(key_file),
