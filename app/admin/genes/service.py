@@ -346,19 +346,9 @@ class GenePages:
                 detail["from_status"] = change.from_status
                 result = ActionResult(True, f"{gene_id} is now {change.status} ({change.from_status} before)")
                 status = 200
-        if not result.ok:
-            detail["problem"] = result.message
-        await audit_action(
-            session,
-            admin.principal,
-            SET_STATUS_ACTION,
-            gene_id,
-            client=client,
-            path=path,
-            status=status,
-            detail=detail,
+        return await _audited(
+            session, admin, SET_STATUS_ACTION, gene_id, result, status, detail, client=client, path=path
         )
-        return result
 
     async def review_guard(
         self,
@@ -398,19 +388,30 @@ class GenePages:
                 change = f"; new version {reviewed.version}" if reviewed.new_version else ""
                 result = ActionResult(True, f"guard {guard_id} is {reviewed.state} ({served}){change}")
                 status = 200
-        if not result.ok:
-            detail["problem"] = result.message
-        await audit_action(
-            session,
-            admin.principal,
-            REVIEW_GUARD_ACTION,
-            gene_id,
-            client=client,
-            path=path,
-            status=status,
-            detail=detail,
+        return await _audited(
+            session, admin, REVIEW_GUARD_ACTION, gene_id, result, status, detail, client=client, path=path
         )
-        return result
+
+
+async def _audited(
+    session: AsyncSession,
+    admin: AdminUser,
+    action: str,
+    gene_id: str,
+    result: ActionResult,
+    status: int,
+    detail: dict[str, Any],
+    *,
+    client: str | None,
+    path: str,
+) -> ActionResult:
+    """An action's result, recorded in the audit log whether it succeeded or was refused."""
+    if not result.ok:
+        detail["problem"] = result.message
+    await audit_action(
+        session, admin.principal, action, gene_id, client=client, path=path, status=status, detail=detail
+    )
+    return result
 
 
 gene_pages = GenePages()
