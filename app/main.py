@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from asgi_correlation_id import CorrelationIdMiddleware
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
 
@@ -29,6 +30,8 @@ from app.genes.router import router as genes_router
 from app.gep.router import router as gep_router
 from app.health.router import router as health_router
 from app.jsonbody import BodyLimitMiddleware
+from app.logs import REQUEST_ID_HEADER, valid_request_id
+from app.metrics import Metrics
 from app.outcomes.router import router as outcomes_router
 from app.search.router import router as search_router
 from app.search.term_stats import refresh_periodically
@@ -58,7 +61,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if settings.migrate_on_start:
         await asyncio.to_thread(migrate.upgrade, database_url)
     embedder = await asyncio.to_thread(load_embedder, settings)
-    embeddings = EmbeddingService(embedder, settings.embedding_cache_size)
+    metrics: Metrics = app.state.metrics
+    embeddings = EmbeddingService(metrics.timed(embedder), settings.embedding_cache_size)
     engine = create_engine(database_url, settings)
     read_pool = create_read_pool(database_url, settings)
     await read_pool.open()
@@ -83,6 +87,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         where,
     )
     background_worker = start_in_process_worker(app.state.runtime)
+    if background_worker is not None:
+        metrics.worker.stats = background_worker.worker.stats
     term_stats = asyncio.create_task(
         refresh_periodically(libpq_conninfo(database_url), settings.search_stats_refresh_seconds)
     )
@@ -118,7 +124,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added last, runs first: an oversized body is refused before anyone is authenticated.
     app.add_middleware(AccessMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
-    app.add_middleware(FaviconMiddleware)  # first of all: browsers ask for it without a key
+    app.add_middleware(FaviconMiddleware)  # browsers ask for it without a key
+    # Outermost: every request counted and timed per route, 401s and 429s included (app/metrics.py),
+    # and every log line of a request carries its id (X-Request-ID in, or a new one, and out).
+    app.state.metrics = Metrics()
+    app.state.metrics.instrument(app)
+    app.add_middleware(CorrelationIdMiddleware, header_name=REQUEST_ID_HEADER, validator=valid_request_id)
     app.state.settings = settings
     # Verified keys, shared by the access middleware and key revocation in this process.
     app.state.key_cache = KeyCache(settings.key_cache_seconds)

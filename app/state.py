@@ -12,6 +12,7 @@ from app.config import Settings
 from app.cpu import CpuPool
 from app.embedded_pg import EmbeddedPostgres
 from app.embeddings import EmbeddingService
+from app.metrics import Metrics
 
 
 @dataclass
@@ -36,3 +37,9 @@ def settings_of(request: Request) -> Settings:
     """Settings are set at create_app() time, so they are there even before the lifespan runs."""
     settings: Settings = request.app.state.settings
     return settings
+
+
+def metrics_of(request: Request) -> Metrics:
+    """The application's metrics, made at create_app() time like its settings."""
+    metrics: Metrics = request.app.state.metrics
+    return metrics

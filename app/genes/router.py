@@ -42,6 +42,11 @@ NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
 }
 
 
+# Content-addressed answers never change: a CDN or any shared cache may keep them for a year. A
+# revocation answers 410 from here on; a cache in front must be purged for it (docs/operations.md).
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
 def _etag(asset_id: str) -> str:
     return f'"{asset_id}"'
 
@@ -187,7 +192,7 @@ async def get_gene_version(
     async with read_connection(request) as conn:
         view = await gene_service.read_version(conn, gene_id, version=version)
     # A numbered version never changes; only a revocation (answered 410) can end it.
-    return _version_response(view, request.headers.get("if-none-match"), "public, max-age=86400")
+    return _version_response(view, request.headers.get("if-none-match"), IMMUTABLE)
 
 
 @router.get(
@@ -204,7 +209,7 @@ async def get_asset(asset_id: AssetIdPath, request: Request) -> Response:
     if_none_match = request.headers.get("if-none-match")
     headers = {
         "ETag": _etag(view.asset_id),
-        "Cache-Control": "public, max-age=86400, immutable",
+        "Cache-Control": IMMUTABLE,
         "Link": f'</v1/genes/{view.gene_id}/versions/{view.version}>; rel="describedby"',
     }
     if _not_modified(if_none_match, view.asset_id):
