@@ -15,6 +15,11 @@ class Settings(BaseSettings):
 
     # Unset: start the embedded PostgreSQL + pgvector under data_dir.
     database_url: SecretStr | None = None
+    # Streaming standbys of that database for reads, comma-separated (app/replicas.py); needs
+    # GENEBANK_DATABASE_URL. A key's reads go to the primary until a standby has replayed its writes,
+    # for at most read_your_writes_seconds after each write.
+    read_database_url: SecretStr | None = None
+    read_your_writes_seconds: float = Field(default=60.0, ge=0, le=86400)
     data_dir: Path = Field(default_factory=lambda: Path.home() / ".genebank")
     migrate_on_start: bool = True
 
@@ -122,6 +127,12 @@ class Settings(BaseSettings):
             if entry != "*":
                 ipaddress.ip_network(entry, strict=False)  # ValueError: not an address or a network
         return ",".join(entries)
+
+    @property
+    def read_database_urls(self) -> list[str]:
+        if self.read_database_url is None:
+            return []
+        return [url.strip() for url in self.read_database_url.get_secret_value().split(",") if url.strip()]
 
     @property
     def pgdata_dir(self) -> Path:

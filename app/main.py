@@ -33,6 +33,7 @@ from app.jsonbody import BodyLimitMiddleware
 from app.logs import REQUEST_ID_HEADER, valid_request_id
 from app.metrics import Metrics
 from app.outcomes.router import router as outcomes_router
+from app.replicas import Replicas
 from app.search.router import router as search_router
 from app.search.term_stats import refresh_periodically
 from app.state import Runtime
@@ -66,6 +67,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     engine = create_engine(database_url, settings)
     read_pool = create_read_pool(database_url, settings)
     await read_pool.open()
+    replicas = Replicas(settings.read_database_urls, settings) if settings.read_database_urls else None
+    if replicas is not None:
+        if embedded is not None:
+            raise RuntimeError(
+                "GENEBANK_READ_DATABASE_URL needs GENEBANK_DATABASE_URL (a primary they stream from)"
+            )
+        await replicas.open()
     app.state.runtime = Runtime(
         settings=settings,
         database_url=database_url,
@@ -75,6 +83,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         embeddings=embeddings,
         embedded=embedded,
         expected_migration=migrate.head_revision(),
+        replicas=replicas,
     )
     # The process that redacts and hashes large submissions starts now, not on the first one.
     app.state.runtime.cpu.warm("app.trajectories.content")
@@ -103,6 +112,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if background_worker is not None:
             await background_worker.shutdown()
         await read_pool.close()
+        if replicas is not None:
+            await replicas.close()
         embeddings.close()
         app.state.runtime.cpu.close()
         await engine.dispose()

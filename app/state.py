@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from fastapi import Request
 from psycopg_pool import AsyncConnectionPool
@@ -13,6 +14,9 @@ from app.cpu import CpuPool
 from app.embedded_pg import EmbeddedPostgres
 from app.embeddings import EmbeddingService
 from app.metrics import Metrics
+
+if TYPE_CHECKING:
+    from app.replicas import Replicas
 
 
 @dataclass
@@ -26,6 +30,8 @@ class Runtime:
     embedded: EmbeddedPostgres | None
     expected_migration: str | None
     cpu: CpuPool = field(default_factory=CpuPool)
+    # Streaming standbys for reads (GENEBANK_READ_DATABASE_URL), or None: everything on the primary.
+    replicas: Replicas | None = None
 
 
 def runtime(request: Request) -> Runtime:

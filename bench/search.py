@@ -54,6 +54,7 @@ from app.embeddings import load_embedder
 from app.embeddings.base import Embedder
 from app.genes.indexing import embedding_text, signal_words
 from app.gep.canonical import canonical_json, compute_asset_id
+from app.models.api_key import SYSTEM_KEY_ID
 from app.search.service import query_text
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -72,8 +73,8 @@ SETTINGS_WORDS = [
 INSERT_VERSION = """
 INSERT INTO gene_versions (gene_id, version, asset_id, canonical_json, document_json, document,
     producer_model, provenance_kind, task_family, embedding, embedding_model, valid_from,
-    search_tsv, signals_tsv)
-VALUES (%s, 1, %s, %s, %s, %s, %s, %s, %s, %s, 'bench', now(),
+    published_by, search_tsv, signals_tsv)
+VALUES (%s, 1, %s, %s, %s, %s, %s, %s, %s, %s, 'bench', now(), %s,
     setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B')
     || setweight(to_tsvector('english', %s), 'C'), to_tsvector('simple', %s))
 """
@@ -132,7 +133,7 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
                 chunk = list(zip(genes[start : start + 1000], vectors[start : start + 1000], strict=True))
                 cur.executemany(
                     "INSERT INTO genes (id, category, task_family, status, current_version, current_asset_id,"
-                    " producer_model) VALUES (%s, %s, %s, 'candidate', 1, %s, %s)",
+                    " producer_model, owner_key_id) VALUES (%s, %s, %s, 'candidate', 1, %s, %s, %s)",
                     [
                         (
                             g["id"],
@@ -140,6 +141,7 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
                             p["task"]["family"],
                             compute_asset_id(g),
                             p["producer_model"],
+                            SYSTEM_KEY_ID,  # loaded by the command line, as `genebank import` would
                         )
                         for (g, p), _ in chunk
                     ],
@@ -159,6 +161,7 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
                             provenance["kind"],
                             provenance["task"]["family"],
                             vector,
+                            SYSTEM_KEY_ID,
                             gene["summary"] + " " + signal_words(gene),
                             " ".join(gene["strategy"]),
                             " ".join(gene.get("preconditions") or []),

@@ -10,7 +10,7 @@ from fastapi import status as http
 from fastapi.responses import JSONResponse
 
 from app.auth.dependencies import ProducerKey
-from app.db import SessionDep, read_connection
+from app.db import ReadSessionDep, SessionDep, read_connection
 from app.errors import ValidationFailed
 from app.genes.envelope import VersionView
 from app.genes.schemas import (
@@ -129,7 +129,7 @@ async def publish_gene(
 
 @router.get("/genes", response_model=GenePage)
 async def list_genes(
-    session: SessionDep,
+    session: ReadSessionDep,
     request: Request,
     limit: Limit = None,
     cursor: CursorParam = None,
@@ -170,7 +170,7 @@ async def get_gene(gene_id: GeneIdPath, request: Request) -> Response:
 @router.get("/genes/{gene_id}/versions", response_model=VersionPage)
 async def list_versions(
     gene_id: GeneIdPath,
-    session: SessionDep,
+    session: ReadSessionDep,
     request: Request,
     limit: Limit = None,
     cursor: CursorParam = None,
