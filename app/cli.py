@@ -7,12 +7,15 @@ import asyncio
 import json
 import logging
 import signal
+import sys
 import uuid
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import httpx
 import typer
 import uvicorn
 from prometheus_client import start_http_server
@@ -28,6 +31,7 @@ from app.embeddings import EmbeddingService, load_embedder
 from app.errors import AppError
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker, WorkerStats
+from app.feed.mirror import Applied, Importer, Mirror, MirrorError, cursor_file, export_lines
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
 from app.logs import configure_logging
@@ -243,6 +247,112 @@ def export_model(
         raise typer.Exit(1) from None
     for path in written:
         typer.echo(f"{path}  {path.stat().st_size / 2**20:.1f} MiB")
+
+
+@cli.command("export")
+def export_registry(
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="the JSON-lines file to write ('-': standard output)")
+    ] = Path("-"),
+) -> None:
+    """Write every version (document, provenance, status) and status change as JSON lines, in feed order."""
+    settings = Settings()
+    _configure_logging(settings)
+    database_url, embedded = resolve_database(settings)
+    try:
+        migrations.upgrade(database_url)
+
+        async def run() -> int:
+            engine = create_engine(database_url, settings)
+            written = 0
+            stream = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
+            try:
+                async for line in export_lines(create_sessionmaker(engine), database_url):
+                    stream.write(line + "\n")
+                    written += 1
+            finally:
+                if stream is not sys.stdout:
+                    stream.close()
+                await engine.dispose()
+            return written
+
+        count = asyncio.run(run())
+        typer.echo(f"exported {count} records", err=True)
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+@cli.command("import")
+def import_registry(
+    path: Annotated[
+        Path, typer.Argument(help="a file written by `genebank export`", exists=True, dir_okay=False)
+    ],
+) -> None:
+    """Apply an export: every asset_id verified, what is already here left as it is (so it resumes)."""
+    from tqdm import tqdm
+
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    settings = Settings()
+    embeddings = EmbeddingService(load_embedder(settings), settings.embedding_cache_size)
+
+    async def job(sessionmaker: async_sessionmaker[AsyncSession]) -> Applied:
+        importer = Importer(sessionmaker, embeddings)
+        for number, line in enumerate(tqdm(lines, unit="record", desc=f"importing {path.name}"), start=1):
+            try:
+                await importer.apply(json.loads(line))
+            except (ValueError, KeyError, MirrorError) as error:
+                raise typer.BadParameter(f"line {number}: {error}") from None
+        return importer.applied
+
+    try:
+        applied = _with_database(job)
+    finally:
+        embeddings.close()
+    typer.echo(
+        f"{applied.created} versions created, {applied.unchanged} already here, "
+        f"{applied.statuses} statuses set, {applied.skipped} unchanged"
+    )
+
+
+@cli.command()
+def mirror(
+    url: Annotated[str, typer.Argument(help="the registry to follow, e.g. https://genebank.example.org")],
+    key: Annotated[str, typer.Option(envvar="GENEBANK_SOURCE_KEY", help="a consumer key of that registry")],
+    once: Annotated[bool, typer.Option("--once", help="stop when its feed has nothing new")] = False,
+    interval: Annotated[float, typer.Option(min=0.1, help="seconds between polls when up to date")] = 5.0,
+) -> None:
+    """Follow another registry's feed into this one (resumes where it stopped)."""
+    settings = Settings()
+    embeddings = EmbeddingService(load_embedder(settings), settings.embedding_cache_size)
+    position = cursor_file(settings.data_dir, url)
+
+    async def job(sessionmaker: async_sessionmaker[AsyncSession]) -> Applied:
+        importer = Importer(sessionmaker, embeddings)
+        headers = {"Authorization": f"Bearer {key}"}
+        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as source:
+            follower = Mirror(source, importer, position)
+            while True:
+                try:
+                    count = await follower.step()
+                except (httpx.HTTPError, MirrorError) as error:
+                    if once:
+                        raise typer.BadParameter(str(error)) from None
+                    log.warning("mirror of %s: %s (retrying)", url, error)
+                    count = 0
+                if count == 0:
+                    if once:
+                        return importer.applied
+                    await asyncio.sleep(interval)
+
+    try:
+        applied = _with_database(job)
+    finally:
+        embeddings.close()
+    typer.echo(
+        f"{applied.created} versions created, {applied.unchanged} already here, "
+        f"{applied.statuses} statuses set, {applied.skipped} skipped"
+    )
 
 
 @cli.command()

@@ -26,6 +26,7 @@ from app.errors import install_error_handlers
 from app.evolution.router import router as evolution_router
 from app.evolution.worker import start_in_process_worker
 from app.favicon import FaviconMiddleware
+from app.feed.router import router as feed_router
 from app.genes.router import router as genes_router
 from app.gep.router import router as gep_router
 from app.health.router import router as health_router
@@ -156,6 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(keys_router)
     app.include_router(trajectories_router)
     app.include_router(evolution_router)
+    app.include_router(feed_router)
     # Server-rendered admin pages: a sub-app with its own login (admin key → session cookie).
     app.mount(MOUNT_PATH, create_admin_app(app))
     return app

@@ -137,6 +137,8 @@ def main() -> None:
             f" {searched.throughput / base_search.throughput:7.2f}         {fetched.throughput:8.0f}"
             f" {fetched.percentile(50):7.2f} {fetched.throughput / base_fetch.throughput:7.2f}"
         )
+    for name, share in shares.items():
+        print(f"transactions during '{name}': {share}")
 
 
 if __name__ == "__main__":

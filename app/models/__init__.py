@@ -4,6 +4,7 @@ from app.models.api_key import SYSTEM_KEY_ID, SYSTEM_KEY_NAME, ApiKey
 from app.models.audit import AuditEntry
 from app.models.base import Base
 from app.models.evolution_event import EventKind, EvolutionEvent
+from app.models.feed import FeedEvent
 from app.models.gene import Gene, GeneStatus
 from app.models.gene_version import GeneVersion, ProvenanceKind
 from app.models.guard import Guard, GuardState, guard_backers, guard_evidence
@@ -20,6 +21,7 @@ __all__ = [
     "EventKind",
     "EvidenceRole",
     "EvolutionEvent",
+    "FeedEvent",
     "Gene",
     "GeneQuality",
     "GeneStatus",
