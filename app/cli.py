@@ -38,6 +38,7 @@ from app.logs import configure_logging
 from app.main import create_app, resolve_database
 from app.metrics import Metrics
 from app.search.reembed import reembed as reembed_versions
+from app.webhooks.dispatcher import BackgroundDispatcher, WebhookDispatcher
 from genebank.client.cli import register as register_client_verbs
 
 T = TypeVar("T")
@@ -410,8 +411,9 @@ async def _run_worker(
     metrics: Metrics,
 ) -> WorkerStats:
     engine = create_engine(database_url, settings)
+    sessionmaker = create_sessionmaker(engine)
     evolution_worker = EvolutionWorker(
-        sessionmaker=create_sessionmaker(engine),
+        sessionmaker=sessionmaker,
         database_url=database_url,
         embeddings=embeddings,
         concurrency=concurrency,
@@ -433,9 +435,13 @@ async def _run_worker(
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, graceful, signum)
     log.info("evolution worker started (%d slots)", concurrency)
+    # Webhooks are planned and sent beside the merges (not in --drain runs, which end when idle).
+    dispatcher = None if drain else BackgroundDispatcher(WebhookDispatcher(sessionmaker, settings))
     try:
         return await evolution_worker.run(drain=drain)
     finally:
+        if dispatcher is not None:
+            await dispatcher.shutdown()
         await engine.dispose()
 
 

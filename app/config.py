@@ -116,6 +116,10 @@ class Settings(BaseSettings):
     # A run that names a gene_id must resemble that Gene at least this much (cosine of its task and
     # errors to the Gene); tuned with bench/target_floor.py.
     target_min_similarity: float = Field(default=0.29, ge=-1, le=1)
+    # Webhooks (app/webhooks/): how often a worker process plans and sends deliveries, and retries.
+    webhook_poll_seconds: float = Field(default=1.0, gt=0, le=3600)
+    webhook_max_attempts: int = Field(default=10, ge=1, le=100)
+    webhook_retry_base_seconds: float = Field(default=5.0, gt=0, le=3600)
     # A job running longer is cancelled, rolled back and counted as a failed attempt.
     worker_job_timeout_seconds: float = Field(default=120.0, gt=0, le=86400)
 

@@ -39,6 +39,8 @@ from app.search.router import router as search_router
 from app.search.term_stats import refresh_periodically
 from app.state import Runtime
 from app.trajectories.router import router as trajectories_router
+from app.webhooks.dispatcher import BackgroundDispatcher, WebhookDispatcher
+from app.webhooks.router import router as webhooks_router
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +99,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         where,
     )
     background_worker = start_in_process_worker(app.state.runtime)
+    dispatcher = None
     if background_worker is not None:
         metrics.worker.stats = background_worker.worker.stats
+        # Webhooks are sent by the processes that run workers.
+        dispatcher = BackgroundDispatcher(WebhookDispatcher(app.state.runtime.sessionmaker, settings))
     term_stats = asyncio.create_task(
         refresh_periodically(libpq_conninfo(database_url), settings.search_stats_refresh_seconds)
     )
@@ -112,6 +117,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Before the engine goes: the worker finishes (and commits) the jobs in hand.
         if background_worker is not None:
             await background_worker.shutdown()
+        if dispatcher is not None:
+            await dispatcher.shutdown()
         await read_pool.close()
         if replicas is not None:
             await replicas.close()
@@ -158,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(trajectories_router)
     app.include_router(evolution_router)
     app.include_router(feed_router)
+    app.include_router(webhooks_router)
     # Server-rendered admin pages: a sub-app with its own login (admin key → session cookie).
     app.mount(MOUNT_PATH, create_admin_app(app))
     return app

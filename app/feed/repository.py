@@ -24,3 +24,14 @@ class FeedRepository:
             stmt = stmt.where(tuple_(FeedEvent.xid, FeedEvent.id) > bound)
         stmt = stmt.order_by(FeedEvent.xid, FeedEvent.id).limit(limit)
         return (await self.session.scalars(stmt)).all()
+
+    async def last(self) -> tuple[int, int] | None:
+        """The position of the newest event (settled or not): where a new follower starts."""
+        row = (
+            await self.session.execute(
+                select(FeedEvent.xid, FeedEvent.id)
+                .order_by(FeedEvent.xid.desc(), FeedEvent.id.desc())
+                .limit(1)
+            )
+        ).first()
+        return None if row is None else (row[0], row[1])

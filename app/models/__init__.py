@@ -11,8 +11,10 @@ from app.models.guard import Guard, GuardState, guard_backers, guard_evidence
 from app.models.idempotency_key import TrajectoryKey
 from app.models.outcome import GeneQuality, GeneStatusChange, Outcome, ProducerReputation
 from app.models.trajectory import EvidenceRole, Trajectory, TrajectoryState, version_trajectories
+from app.models.webhook import EVENT_TYPES, WebhookDelivery, WebhookSubscription
 
 __all__ = [
+    "EVENT_TYPES",
     "SYSTEM_KEY_ID",
     "SYSTEM_KEY_NAME",
     "ApiKey",
@@ -35,6 +37,8 @@ __all__ = [
     "Trajectory",
     "TrajectoryKey",
     "TrajectoryState",
+    "WebhookDelivery",
+    "WebhookSubscription",
     "guard_backers",
     "guard_evidence",
     "version_trajectories",
