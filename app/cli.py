@@ -257,31 +257,21 @@ def export_registry(
     ] = Path("-"),
 ) -> None:
     """Write every version (document, provenance, status) and status change as JSON lines, in feed order."""
-    settings = Settings()
-    _configure_logging(settings)
-    database_url, embedded = resolve_database(settings)
-    try:
-        migrations.upgrade(database_url)
 
-        async def run() -> int:
-            engine = create_engine(database_url, settings)
-            written = 0
-            stream = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
-            try:
-                async for line in export_lines(create_sessionmaker(engine), database_url):
-                    stream.write(line + "\n")
-                    written += 1
-            finally:
-                if stream is not sys.stdout:
-                    stream.close()
-                await engine.dispose()
-            return written
+    async def job(sessionmaker: async_sessionmaker[AsyncSession], database_url: str) -> int:
+        written = 0
+        stream = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
+        try:
+            async for line in export_lines(sessionmaker, database_url):
+                stream.write(line + "\n")
+                written += 1
+        finally:
+            if stream is not sys.stdout:
+                stream.close()
+        return written
 
-        count = asyncio.run(run())
-        typer.echo(f"exported {count} records", err=True)
-    finally:
-        if embedded is not None:
-            embedded.stop()
+    count = _with_database_url(job)
+    typer.echo(f"exported {count} records", err=True)
 
 
 @cli.command("import")
@@ -310,10 +300,7 @@ def import_registry(
         applied = _with_database(job)
     finally:
         embeddings.close()
-    typer.echo(
-        f"{applied.created} versions created, {applied.unchanged} already here, "
-        f"{applied.statuses} statuses set, {applied.skipped} unchanged"
-    )
+    typer.echo(applied.summary())
 
 
 @cli.command()
@@ -350,10 +337,7 @@ def mirror(
         applied = _with_database(job)
     finally:
         embeddings.close()
-    typer.echo(
-        f"{applied.created} versions created, {applied.unchanged} already here, "
-        f"{applied.statuses} statuses set, {applied.skipped} skipped"
-    )
+    typer.echo(applied.summary())
 
 
 @cli.command()
@@ -453,6 +437,11 @@ cli.add_typer(keys_cli, name="keys")
 
 def _with_database(job: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T]]) -> T:
     """Run one job against the configured (or embedded) database, migrated first."""
+    return _with_database_url(lambda sessionmaker, _: job(sessionmaker))
+
+
+def _with_database_url(job: Callable[[async_sessionmaker[AsyncSession], str], Awaitable[T]]) -> T:
+    """The same, for a job that also needs the database's URL."""
     settings = Settings()
     _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
@@ -462,7 +451,7 @@ def _with_database(job: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T
         async def run() -> T:
             engine = create_engine(database_url, settings)
             try:
-                return await job(create_sessionmaker(engine))
+                return await job(create_sessionmaker(engine), database_url)
             finally:
                 await engine.dispose()
 
