@@ -1,5 +1,6 @@
 """SQLAlchemy models, one module per table. Importing this package registers them all on Base.metadata."""
 
+from app.models.a2a import A2AAsset, A2AMessage, A2ANode
 from app.models.api_key import SYSTEM_KEY_ID, SYSTEM_KEY_NAME, ApiKey
 from app.models.audit import AuditEntry
 from app.models.base import Base
@@ -12,6 +13,9 @@ from app.models.outcome import GeneQuality, GeneStatusChange, Outcome, ProducerR
 from app.models.trajectory import EvidenceRole, Trajectory, TrajectoryState, version_trajectories
 
 __all__ = [
+    "A2AAsset",
+    "A2AMessage",
+    "A2ANode",
     "SYSTEM_KEY_ID",
     "SYSTEM_KEY_NAME",
     "ApiKey",
