@@ -13,11 +13,11 @@ from app.models.outcome import GeneQuality, GeneStatusChange, Outcome, ProducerR
 from app.models.trajectory import EvidenceRole, Trajectory, TrajectoryState, version_trajectories
 
 __all__ = [
+    "SYSTEM_KEY_ID",
+    "SYSTEM_KEY_NAME",
     "A2AAsset",
     "A2AMessage",
     "A2ANode",
-    "SYSTEM_KEY_ID",
-    "SYSTEM_KEY_NAME",
     "ApiKey",
     "AuditEntry",
     "Base",
