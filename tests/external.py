@@ -1,8 +1,9 @@
-"""Tools some tests need from the system: Chromium (browser tests) and docker-compose.
+"""Tools some tests need from the system: Chromium (browser tests), docker-compose, and Node with
+EvoMap's evolver client (the GEP hub's real-client test).
 
 Present: the tests run. Missing: they are skipped with one line saying how to enable them, unless
-GENEBANK_REQUIRE_BROWSER=1 / GENEBANK_REQUIRE_DOCKER_COMPOSE=1 (set by .ci/run) make that a failure,
-so CI never skips them silently.
+GENEBANK_REQUIRE_BROWSER=1 / GENEBANK_REQUIRE_DOCKER_COMPOSE=1 / GENEBANK_REQUIRE_NODE=1 (set by
+.ci/run) make that a failure, so CI never skips them silently.
 
 Call these at module level (browser test modules: nothing is collected, no database starts) or in a
 test's body, never from a fixture: pytest reports a fixture's skip at each test's own line, whereas a
@@ -12,8 +13,10 @@ summary line.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -67,3 +70,46 @@ def docker_compose() -> str:
         )
     assert found is not None
     return found
+
+
+EVOLVER_VERSION = "1.94.0"
+
+
+def evolver() -> Path:
+    """The installed `@evomap/evolver` package (GPL-3.0: a test tool, installed at test time, never in
+    the repository): GENEBANK_EVOLVER_DIR is the directory npm installed it into, and Node 20 or newer
+    must be on PATH. .ci/run installs both."""
+    how = (
+        f"npm install --ignore-scripts --prefix DIR @evomap/evolver@{EVOLVER_VERSION} "
+        "and set GENEBANK_EVOLVER_DIR=DIR (Node 20 or newer: `apt-get install nodejs npm`)"
+    )
+    node = shutil.which("node")
+    if node is None:
+        _missing("real evolver client test", f"node is not on PATH ({how})", "GENEBANK_REQUIRE_NODE")
+    assert node is not None
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip()
+    major = int(version.lstrip("v").split(".")[0]) if version.startswith("v") else 0
+    if major < 20:
+        _missing(
+            "real evolver client test",
+            f"node is {version or 'unknown'}, not 20 or newer",
+            "GENEBANK_REQUIRE_NODE",
+        )
+    configured = os.environ.get("GENEBANK_EVOLVER_DIR")
+    package = Path(configured or "/nonexistent") / "node_modules" / "@evomap" / "evolver"
+    manifest = package / "package.json"
+    if not configured or not manifest.is_file():
+        where = (
+            f"no @evomap/evolver under GENEBANK_EVOLVER_DIR={configured}"
+            if configured
+            else "GENEBANK_EVOLVER_DIR is not set"
+        )
+        _missing("real evolver client test", f"{where} ({how})", "GENEBANK_REQUIRE_NODE")
+    found = json.loads(manifest.read_text()).get("version")
+    if found != EVOLVER_VERSION:
+        _missing(
+            "real evolver client test",
+            f"@evomap/evolver is {found}, not {EVOLVER_VERSION}",
+            "GENEBANK_REQUIRE_NODE",
+        )
+    return package
