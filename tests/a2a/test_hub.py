@@ -9,10 +9,12 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from jsonschema import Draft7Validator
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.a2a.node_secrets import hmac_from_midstates, midstates
+from app.gep.validation import gep_schema
 from app.models import A2AAsset, A2AMessage, A2ANode, GeneVersion
 from tests.a2a.hub import CAPSULE, GENE, Node, asset_id, client_score, variant
 from tests.conftest import KeyClient
@@ -131,6 +133,12 @@ async def test_a_whole_session(
     results = fetched.json()["payload"]["results"]
     assert results == [GENE, CAPSULE]
     assert [asset_id(r) for r in results] == [r["asset_id"] for r in results]
+    # The Gene served validates against GEP's official schema (model_name, which the reference client
+    # itself adds, aside).
+    official = Draft7Validator(gep_schema("gene"))
+    assert [
+        e.message for e in official.iter_errors({k: v for k, v in results[0].items() if k != "model_name"})
+    ] == []
     unknown = await node.send("fetch", {"asset_ids": ["sha256:" + "0" * 64]})
     assert unknown.json() == {"payload": {"results": []}}
     tasks = await node.send("fetch", {"include_tasks": True, "tasks_only": True})
