@@ -12,8 +12,11 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
+from starlette.background import BackgroundTask
 
+from app.auth.audit import AuditTrail
 from app.errors import AppError
+from app.state import runtime
 
 
 class A2AError(Exception):
@@ -32,6 +35,8 @@ class A2AError(Exception):
         self.message = message
         self.extra = dict(extra or {})
         self.headers = dict(headers or {})
+        # The audit entry of the refused request, written by the handler once its transaction is over.
+        self.audit: dict[str, Any] | None = None
 
     @classmethod
     def from_app(cls, error: AppError) -> A2AError:
@@ -45,4 +50,16 @@ class A2AError(Exception):
 
 async def a2a_error_response(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, A2AError)
-    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+    return JSONResponse(
+        exc.body(),
+        status_code=exc.status,
+        headers=exc.headers,
+        background=BackgroundTask(record_audit, request, exc.audit),
+    )
+
+
+async def record_audit(request: Request, entry: dict[str, Any] | None) -> None:
+    """Write an /a2a audit entry on its own connection, after the request's commit or rollback."""
+    if entry is not None:
+        trail: AuditTrail = request.app.state.audit
+        await trail.record(runtime(request).read_pool, entry)

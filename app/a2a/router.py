@@ -17,11 +17,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi import status as http
 from fastapi.responses import JSONResponse
+from starlette.background import BackgroundTask
 
-from app.a2a.errors import A2AError
+from app.a2a.errors import A2AError, record_audit
 from app.a2a.schemas import NodeCreated, NodeIn, NodeRead, parse_envelope, sender
 from app.a2a.service import NodeCaller, hub_service, node_service
-from app.auth.audit import AuditTrail
 from app.auth.dependencies import AdminKey
 from app.auth.middleware import rate_limits
 from app.auth.principal import ANONYMOUS, Principal
@@ -65,7 +65,7 @@ class Call:
         address = f"addr:{self.client}"
         self.node_id = sender_id
         if not await limits.allows("unauthenticated", address):
-            raise await self._too_many("unauthenticated", address)
+            raise await self.too_many("unauthenticated", address)
         try:
             caller = await node_service.authenticate(
                 session, self.request.headers.get("authorization"), sender_id
@@ -81,9 +81,9 @@ class Call:
         self.principal = principal
         identity = str(principal.key_id) if principal.key_id else f"addr:{self.client}"
         if not await rate_limits(self.request.app.state).hit(self.endpoint, identity):
-            raise await self._too_many(self.endpoint, identity)
+            raise await self.too_many(self.endpoint, identity)
 
-    async def _too_many(self, endpoint: str, identity: str) -> A2AError:
+    async def too_many(self, endpoint: str, identity: str) -> A2AError:
         headers = await rate_limits(self.request.app.state).refusal_headers(endpoint, identity)
         retry = int(headers["Retry-After"])
         return A2AError(
@@ -94,9 +94,9 @@ class Call:
             headers=headers,
         )
 
-    async def audit(self, status: int, detail: dict[str, Any]) -> None:
-        trail: AuditTrail = self.request.app.state.audit
-        entry = {
+    def entry(self, status: int, detail: dict[str, Any]) -> dict[str, Any]:
+        """An audit entry, written once the request's transaction is over (record_audit)."""
+        return {
             "key_id": self.principal.key_id,
             "actor": f"node:{self.node_id}" if self.node_id else self.principal.name,
             "role": self.principal.role.name,
@@ -108,7 +108,6 @@ class Call:
             "status": status,
             "detail": _json(detail) if detail else None,
         }
-        await trail.record(runtime(self.request).read_pool, entry)
 
     async def answer(
         self, work: Callable[[], Awaitable[dict[str, Any]]], *, audited: bool = True
@@ -116,15 +115,16 @@ class Call:
         try:
             body = await work()
         except A2AError as error:
-            await self.audit(error.status, {"error": error.code})
+            error.audit = self.entry(error.status, {"error": error.code})
             raise
         except AppError as error:  # a registry service refused: same status, the client's shape
             converted = A2AError.from_app(error)
-            await self.audit(converted.status, {"error": converted.code})
+            converted.audit = self.entry(converted.status, {"error": converted.code})
             raise converted from None
-        if audited:
-            await self.audit(200, _summary(body))
-        return JSONResponse(body)
+        if not audited:
+            return JSONResponse(body)
+        entry = self.entry(200, _summary(body))
+        return JSONResponse(body, background=BackgroundTask(record_audit, self.request, entry))
 
 
 def _json(value: dict[str, Any]) -> str:
@@ -144,12 +144,24 @@ async def hello(request: Request, session: SessionDep) -> JSONResponse:
     call = Call(request, "a2a:hello", "writes")
 
     async def work() -> dict[str, Any]:
+        # Hellos are counted per client address (an open registration makes a key per new node) and
+        # refused ones like refused authentications.
+        limits = rate_limits(request.app.state)
+        address = f"addr:{call.client}"
+        if not await limits.allows("unauthenticated", address):
+            raise await call.too_many("unauthenticated", address)
+        await call.limit(ANONYMOUS)
         envelope = parse_envelope(await call.body(), "hello")
         call.node_id = envelope.sender_id
-        answer, owner = await node_service.hello(
-            session, envelope, request.headers.get("authorization"), settings_of(request)
-        )
-        await call.limit(owner)
+        try:
+            answer, owner = await node_service.hello(
+                session, envelope, request.headers.get("authorization"), settings_of(request)
+            )
+        except A2AError as error:
+            if error.status in (401, 403):
+                await limits.hit("unauthenticated", address)
+            raise
+        call.principal = owner
         return answer
 
     return await call.answer(work)
@@ -178,7 +190,8 @@ async def heartbeat(request: Request, session: SessionDep) -> JSONResponse:
         retry_ms = int(error.extra.get("retry_after_ms", 60_000))
         window = rate_limits(request.app.state).items["writes"].get_expiry() * 1000
         return JSONResponse(
-            {"status": "rate_limited", "retry_after_ms": retry_ms, "policy": {"window_ms": window}}
+            {"status": "rate_limited", "retry_after_ms": retry_ms, "policy": {"window_ms": window}},
+            background=BackgroundTask(record_audit, request, error.audit),
         )
 
 

@@ -377,3 +377,39 @@ async def test_registration_is_closed_unless_opened(app: FastAPI, client: httpx.
     nodes = (await client.get("/v1/admin/nodes")).json()
     assert [n["open_registration"] for n in nodes if n["node_id"] == stranger.node_id] == [True]
     await http.aclose()
+
+
+async def test_rate_limits_apply_per_key_and_per_address(
+    app: FastAPI,
+    make_node: Callable[[str], Awaitable[Node]],
+    new_key_client: NewClient,
+    client: httpx.AsyncClient,
+) -> None:
+    node = await make_node((await new_key_client("consumer")).key_id)  # before the limits are built
+    use_settings(app, rate_limit_writes="2/minute", rate_limit_unauthenticated="3/minute")
+    app.state.rate_limits = None
+    beat = {"node_id": node.node_id, "sender_id": node.node_id}
+    assert [(await node.post("/a2a/heartbeat", beat)).json()["status"] for _ in range(2)] == ["ok", "ok"]
+    # The heartbeat's back-off form: an HTTP 200 the client reads (a 429 it would only log).
+    limited = await node.post("/a2a/heartbeat", beat)
+    assert limited.status_code == 200
+    body = limited.json()
+    assert (
+        body["status"] == "rate_limited"
+        and body["retry_after_ms"] > 0
+        and body["policy"]["window_ms"] == 60_000
+    )
+    # Other calls: 429 JSON with Retry-After, audited.
+    refused = await node.send("decision", {"target_asset_id": GENE["asset_id"], "decision": "accept"})
+    assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+    assert int(refused.headers["Retry-After"]) > 0
+    # Wrong secrets are counted per address: past the limit, 429 before any look-up.
+    stranger = Node(node.http, node.node_id, "cd" * 32)
+    codes = [
+        (await stranger.post("/a2a/verify-solidify", stranger.solidify_body("g"))).status_code
+        for _ in range(4)
+    ]
+    assert codes == [401, 401, 401, 429]
+    audit = (await client.get("/v1/admin/audit", params={"action": "a2a:decision"})).json()["items"]
+    assert [(e["status"], e["actor"]) for e in audit] == [(429, f"node:{node.node_id}")]
+    await node.http.aclose()
