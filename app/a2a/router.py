@@ -330,7 +330,7 @@ for _name, _doc in (
 async def published_by_me(
     request: Request,
     session: SessionDep,
-    node_id: Annotated[str, Query(max_length=40)],
+    node_id: Annotated[str | None, Query(max_length=40)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 100,
     cursor: Annotated[str | None, Query(max_length=20)] = None,
     type: Annotated[str | None, Query(max_length=40)] = None,  # the client's parameter name
@@ -347,7 +347,7 @@ async def published_by_me(
 
 @router.get("/assets/purchased", responses=ANSWER)
 async def purchased(
-    request: Request, session: SessionDep, node_id: Annotated[str, Query(max_length=40)]
+    request: Request, session: SessionDep, node_id: Annotated[str | None, Query(max_length=40)] = None
 ) -> JSONResponse:
     """Nothing is sold here: always an empty list."""
     call = Call(request, "a2a:purchased", "reads")

@@ -413,3 +413,39 @@ async def test_rate_limits_apply_per_key_and_per_address(
     audit = (await client.get("/v1/admin/audit", params={"action": "a2a:decision"})).json()["items"]
     assert [(e["status"], e["actor"]) for e in audit] == [(429, f"node:{node.node_id}")]
     await node.http.aclose()
+
+
+async def test_no_api_key_opens_the_hub(
+    app: FastAPI, client_as: Callable[[str | None], httpx.AsyncClient]
+) -> None:
+    """Every /a2a operation, with every role's API key as the Bearer: a JSON refusal, never a 2xx."""
+    operations = [
+        (method.upper(), path)
+        for path, methods in app.openapi()["paths"].items()
+        if path.startswith("/a2a/")
+        for method in methods
+    ]
+    assert len(operations) == 13
+    use_settings(app, rate_limit_unauthenticated="1000/minute")  # 65 refusals from one address
+    app.state.rate_limits = None
+    probe = Node(client_as(None), "node_0123456789abcdef", "")
+    for role in ("anonymous", "consumer", "producer", "admin", "revoked"):
+        http = client_as(None if role == "anonymous" else role)
+        for method, path in operations:
+            url = path.format(asset_id=GENE["asset_id"])
+            message_type = path.removeprefix("/a2a/")
+            body = (
+                probe.envelope(message_type, {}) if "/" not in message_type else {"sender_id": probe.node_id}
+            )
+            if method == "GET":
+                response = await http.get(url, params={"node_id": probe.node_id})
+            else:
+                response = await http.post(url, json=body | {"node_id": probe.node_id})
+            assert response.status_code in (401, 403), (role, method, path, response.text)
+            assert response.headers["content-type"] == "application/json"
+            expected = (
+                {"node_not_registered"}
+                if path == "/a2a/hello"
+                else {"invalid_secret", "node_secret_required"}
+            )
+            assert response.json()["error"] in expected, (role, path, response.text)
