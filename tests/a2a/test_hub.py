@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.a2a.node_secrets import hmac_from_midstates, midstates
 from app.gep.validation import gep_schema
 from app.models import A2AAsset, A2AMessage, A2ANode, GeneVersion
-from tests.a2a.hub import CAPSULE, GENE, Node, asset_id, client_score, variant
+from tests.a2a.hub import CAPSULE, GENE, Node, asset_id, client_score, hashed, variant
 from tests.conftest import KeyClient
 
 NewClient = Callable[..., Awaitable[KeyClient]]
@@ -449,3 +449,47 @@ async def test_no_api_key_opens_the_hub(
                 else {"invalid_secret", "node_secret_required"}
             )
             assert response.json()["error"] in expected, (role, path, response.text)
+
+
+async def test_a_bundle_with_its_evolution_event(
+    make_node: Callable[[str], Awaitable[Node]], new_key_client: NewClient, session: AsyncSession
+) -> None:
+    node = await make_node((await new_key_client("producer")).key_id)
+    gene, capsule = variant("with_event")
+    event = hashed(
+        {
+            "type": "EvolutionEvent",
+            "schema_version": "1.13.0",
+            "id": "evt_with_event_1",
+            "intent": "repair",
+            "signals": ["timeout"],
+            "genes_used": [gene["id"]],
+            "mutation_id": "mut_1",
+            "blast_radius": {"files": 1, "lines": 24},
+            "outcome": {"status": "success", "score": 0.92},
+            "source_type": "generated",
+        }
+    )
+    bundle = node.bundle(gene, capsule)
+    bundle["assets"].append(event)
+    published = await node.send("publish", bundle)
+    assert published.status_code == 200, published.text
+    assert published.json()["payload"]["asset_ids"] == [
+        gene["asset_id"],
+        capsule["asset_id"],
+        event["asset_id"],
+    ]
+    fetched = await node.send("fetch", {"asset_ids": [event["asset_id"]]})
+    assert fetched.json()["payload"]["results"] == [event]
+    # The same bundle again (a new message id): already published, nothing new stored.
+    again = await node.send("publish", bundle)
+    assert again.status_code == 200 and again.json()["payload"]["already_published"] is True
+    assert await count(session, A2AAsset) == 3
+    # A Capsule of another Gene, and a bundle without a Capsule, are refused.
+    other_gene, other_capsule = variant("mismatched")
+    wrong = hashed(other_capsule | {"gene": "gene_probe_someone_else"})
+    response = await node.send("publish", node.bundle(other_gene, wrong))
+    await refused(session, response, 422, "gene_mismatch", assets_before=3)
+    lonely = {"assets": [other_gene], "signature": node.sign(other_gene["asset_id"])}
+    await refused(session, await node.send("publish", lonely), 422, "invalid_bundle", assets_before=3)
+    await node.http.aclose()
