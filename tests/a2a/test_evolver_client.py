@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import ssl
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,9 @@ class EvolverNode:
             "A2A_HUB_URL": hub,
             "EVOMAP_HUB_URL": hub,
             "EVOLVER_DEFAULT_HUB_URL": hub,
-            "EVOMAP_HUB_ALLOW_INSECURE": "1",  # plain http on loopback
+            **(
+                {"EVOMAP_HUB_ALLOW_INSECURE": "1"} if hub.startswith("http://") else {}
+            ),  # plain http: loopback only
             "EVOMAP_DEVICE_ID": node_id.removeprefix("node_").ljust(32, "0"),
             "A2A_NODE_ID": node_id,
             "A2A_NODE_SECRET": secret,
@@ -167,3 +170,94 @@ def test_the_real_client_publishes_reuses_finds_solidifies_reviews_reports(
         beat = consumer.step("heartbeat")
         assert beat["ok"] is True and beat["response"] == {"status": "ok"}, beat
         admin.close()
+
+
+def _self_signed(directory: Path) -> tuple[Path, Path, Path]:
+    """A private CA and a certificate it signed for 127.0.0.1 (openssl)."""
+    ca_key, ca, key, csr, cert = (
+        directory / name for name in ("ca.key", "ca.pem", "key.pem", "csr.pem", "cert.pem")
+    )
+    ext = directory / "ext.cnf"
+    ext.write_text("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n")
+    commands = [
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            ca_key,
+            "-out",
+            ca,
+            "-days",
+            "1",
+            "-subj",
+            "/CN=genebank test CA",
+        ],
+        [
+            "openssl",
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            key,
+            "-out",
+            csr,
+            "-subj",
+            "/CN=127.0.0.1",
+        ],
+        [
+            "openssl",
+            "x509",
+            "-req",
+            "-in",
+            csr,
+            "-CA",
+            ca,
+            "-CAkey",
+            ca_key,
+            "-CAcreateserial",
+            "-out",
+            cert,
+            "-days",
+            "1",
+            "-extfile",
+            ext,
+        ],
+    ]
+    for command in commands:
+        subprocess.run([str(part) for part in command], capture_output=True, check=True, timeout=60)
+    return ca, cert, key
+
+
+def test_the_real_client_over_tls_with_a_private_ca(scratch_url: str, tmp_path: Path) -> None:
+    """HTTPS without EVOMAP_HUB_ALLOW_INSECURE: the client trusts the hub through NODE_EXTRA_CA_CERTS."""
+    ca, cert, key = _self_signed(tmp_path)
+    key_file = tmp_path / "admin-key"
+    settings = Settings(
+        database_url=scratch_url,  # type: ignore[arg-type]
+        data_dir=tmp_path,
+        embedding_backend="torch",
+        run_worker="false",
+        bootstrap_admin_key_file=key_file,
+    )
+    with LiveServer(settings, ssl_certfile=str(cert), ssl_keyfile=str(key)) as server:
+        admin = httpx.Client(
+            base_url=server.url,
+            verify=ssl.create_default_context(cafile=str(ca)),
+            headers={"Authorization": f"Bearer {key_file.read_text().strip()}"},
+        )
+        key_id = admin.post("/v1/admin/keys", json={"role": "consumer", "name": "tls"}).json()["id"]
+        minted = admin.post("/v1/admin/nodes", json={"key_id": key_id}).json()
+        admin.close()
+        node = EvolverNode(PACKAGE, tmp_path / "node", server.url, minted["node_id"], minted["node_secret"])
+        assert "EVOMAP_HUB_ALLOW_INSECURE" not in node.env
+        untrusted = node.step("heartbeat")
+        assert untrusted["ok"] is False, untrusted  # a certificate from an unknown CA is refused
+        node.env["NODE_EXTRA_CA_CERTS"] = str(ca)
+        assert node.step("hello")["ok"] is True
+        beat = node.step("heartbeat")
+        assert beat["ok"] is True and beat["response"] == {"status": "ok"}, beat
