@@ -24,7 +24,7 @@ import pytest
 DEFAULT_CHROMIUM = Path("/usr/bin/chromium")
 
 
-def _missing(what: str, reason: str, require_variable: str) -> None:
+def missing(what: str, reason: str, require_variable: str) -> None:
     if os.environ.get(require_variable) == "1":
         pytest.fail(f"{what} required ({require_variable}=1) but {reason}", pytrace=False)
     pytest.skip(
@@ -42,7 +42,7 @@ def chromium() -> str:
         candidate = str(DEFAULT_CHROMIUM) if DEFAULT_CHROMIUM.exists() else shutil.which("chromium")
         where = f"no Chromium at {DEFAULT_CHROMIUM} or on PATH"
     if candidate is None or not os.path.isfile(candidate) or not os.access(candidate, os.X_OK):
-        _missing(
+        missing(
             "browser tests",
             f"{where} (`apt-get install chromium`, or set GENEBANK_CHROMIUM to a Chromium binary)",
             "GENEBANK_REQUIRE_BROWSER",
@@ -50,7 +50,7 @@ def chromium() -> str:
     try:
         import playwright.async_api  # noqa: F401
     except ImportError:
-        _missing(
+        missing(
             "browser tests",
             "Playwright is not installed (pip install -e '.[dev]')",
             "GENEBANK_REQUIRE_BROWSER",
@@ -63,7 +63,7 @@ def docker_compose() -> str:
     """The docker-compose executable on PATH."""
     found = shutil.which("docker-compose")
     if found is None:
-        _missing(
+        missing(
             "docker-compose tests",
             "docker-compose is not on PATH (`apt-get install docker-compose`)",
             "GENEBANK_REQUIRE_DOCKER_COMPOSE",
@@ -85,12 +85,12 @@ def evolver() -> Path:
     )
     node = shutil.which("node")
     if node is None:
-        _missing("real evolver client test", f"node is not on PATH ({how})", "GENEBANK_REQUIRE_NODE")
+        missing("real evolver client test", f"node is not on PATH ({how})", "GENEBANK_REQUIRE_NODE")
     assert node is not None
     version = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip()
     major = int(version.lstrip("v").split(".")[0]) if version.startswith("v") else 0
     if major < 20:
-        _missing(
+        missing(
             "real evolver client test",
             f"node is {version or 'unknown'}, not 20 or newer",
             "GENEBANK_REQUIRE_NODE",
@@ -104,10 +104,10 @@ def evolver() -> Path:
             if configured
             else "GENEBANK_EVOLVER_DIR is not set"
         )
-        _missing("real evolver client test", f"{where} ({how})", "GENEBANK_REQUIRE_NODE")
+        missing("real evolver client test", f"{where} ({how})", "GENEBANK_REQUIRE_NODE")
     found = json.loads(manifest.read_text()).get("version")
     if found != EVOLVER_VERSION:
-        _missing(
+        missing(
             "real evolver client test",
             f"@evomap/evolver is {found}, not {EVOLVER_VERSION}",
             "GENEBANK_REQUIRE_NODE",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import ssl
 import subprocess
 from pathlib import Path
@@ -20,7 +21,7 @@ import pytest
 
 from app.config import Settings
 from tests.a2a.hub import CAPSULE, GENE
-from tests.external import evolver
+from tests.external import evolver, missing
 from tests.live import LiveServer
 
 pytestmark = pytest.mark.slow
@@ -235,6 +236,8 @@ def _self_signed(directory: Path) -> tuple[Path, Path, Path]:
 
 def test_the_real_client_over_tls_with_a_private_ca(scratch_url: str, tmp_path: Path) -> None:
     """HTTPS without EVOMAP_HUB_ALLOW_INSECURE: the client trusts the hub through NODE_EXTRA_CA_CERTS."""
+    if shutil.which("openssl") is None:
+        missing("TLS test", "openssl is not on PATH (`apt-get install openssl`)", "GENEBANK_REQUIRE_NODE")
     ca, cert, key = _self_signed(tmp_path)
     key_file = tmp_path / "admin-key"
     settings = Settings(
