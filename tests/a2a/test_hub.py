@@ -493,3 +493,18 @@ async def test_a_bundle_with_its_evolution_event(
     lonely = {"assets": [other_gene], "signature": node.sign(other_gene["asset_id"])}
     await refused(session, await node.send("publish", lonely), 422, "invalid_bundle", assets_before=3)
     await node.http.aclose()
+
+
+async def test_a_changed_gene_under_a_published_id_is_refused(
+    make_node: Callable[[str], Awaitable[Node]], new_key_client: NewClient, session: AsyncSession
+) -> None:
+    """GEP Genes carry no `parent`: a changed document under an id the registry holds cannot name the
+    version it follows, so it is refused (a new id is a new lineage)."""
+    node = await make_node((await new_key_client("producer")).key_id)
+    assert (await node.send("publish", node.bundle(GENE, CAPSULE))).status_code == 200
+    changed = hashed(GENE | {"strategy": [*GENE["strategy"], "Add jitter to the backoff"]})
+    capsule = hashed(CAPSULE | {"id": "capsule_probe_retry_timeout_2"})
+    response = await node.send("publish", node.bundle(changed, capsule))
+    await refused(session, response, 409, "stale_parent", assets_before=2)
+    assert response.json()["current_asset_id"] == GENE["asset_id"]
+    await node.http.aclose()
