@@ -457,45 +457,24 @@ class HubService:
             # A failed Capsule is a failed run (guards for the worker); a successful one for a version
             # that already existed is more evidence for it, through the worker too.
             trajectory_id = await self._submit_run(session, caller, bundle, run, cpu)
-        common = {"node_id": caller.node_id, "bundle_id": bundle.bundle_id, "gene_id": version.gene_id}
-        created = await assets.add_if_absent(
-            {
-                **common,
-                "asset_id": bundle.gene["asset_id"],
-                "asset_type": "Gene",
-                "local_id": bundle.gene["id"],
-                "gene_asset_id": version.asset_id,
-                "document": bundle.gene,
-            }
-        )
-        created = (
-            await assets.add_if_absent(
-                {
-                    **common,
-                    "asset_id": bundle.capsule["asset_id"],
-                    "asset_type": "Capsule",
-                    "local_id": bundle.capsule["id"],
-                    "gene_asset_id": version.asset_id,
-                    "document": bundle.capsule,
-                    "trajectory_id": trajectory_id,
-                }
-            )
-            or created
-        )
-        if bundle.event is not None:
-            created = (
+        stored = []
+        for asset in bundle.assets:
+            stored.append(
                 await assets.add_if_absent(
                     {
-                        **common,
-                        "asset_id": bundle.event["asset_id"],
-                        "asset_type": "EvolutionEvent",
-                        "local_id": bundle.event["id"],
+                        "asset_id": asset["asset_id"],
+                        "asset_type": asset["type"],
+                        "local_id": asset["id"],
+                        "gene_id": version.gene_id,
                         "gene_asset_id": version.asset_id,
-                        "document": bundle.event,
+                        "document": asset,  # as sent: served back unchanged
+                        "node_id": caller.node_id,
+                        "bundle_id": bundle.bundle_id,
+                        "trajectory_id": trajectory_id if asset is bundle.capsule else None,
                     }
                 )
-                or created
             )
+        created = any(stored)
         return {
             "payload": {
                 "status": "accepted",
