@@ -117,14 +117,6 @@ class AssetRepository:
             stmt = stmt.where(A2AAsset.asset_type == asset_type)
         return (await self.session.scalars(stmt.order_by(A2AAsset.seq).limit(limit))).all()
 
-    async def count_for_bundle(self, bundle_id: str) -> int:
-        return int(
-            await self.session.scalar(
-                select(func.count()).select_from(A2AAsset).where(A2AAsset.bundle_id == bundle_id)
-            )
-            or 0
-        )
-
     async def success_streaks(self, gene_ids: Sequence[str]) -> dict[str, int]:
         """Per Gene: how many of its latest counted reports in a row were successes."""
         if not gene_ids:
