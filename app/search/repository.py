@@ -109,6 +109,18 @@ class SearchRepository:
             await cursor.execute(sql, params)
             return await cursor.fetchall()
 
+    async def task_family_known(self, family: str) -> bool:
+        rows = await self._rows(
+            "SELECT EXISTS (SELECT 1 FROM genes WHERE task_family = %(family)s) AS known", {"family": family}
+        )
+        return bool(rows[0]["known"])
+
+    async def task_families(self) -> list[str]:
+        rows = await self._rows(
+            "SELECT DISTINCT task_family FROM genes WHERE task_family IS NOT NULL ORDER BY task_family", {}
+        )
+        return [str(row["task_family"]) for row in rows]
+
     async def filtered_count(self, filters: Filters, limit: int) -> int:
         sql = (
             "SELECT count(*) AS n FROM (SELECT 1 FROM gene_versions v JOIN genes g ON g.id = v.gene_id"

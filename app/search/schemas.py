@@ -109,6 +109,9 @@ class MatchedGene(BaseModel):
     confidence: Literal["found", "low_confidence"]
     tokens: int
     truncated: bool
+    omitted: dict[str, int] = Field(
+        description="items left out to stay within the budget, per section (as GET /v1/genes/{id}/prompt)"
+    )
     text: str
 
 

@@ -37,6 +37,7 @@ import psycopg
 
 from app.config import Settings
 from app.embeddings import EmbeddingService
+from app.errors import ValidationFailed
 from app.gep.prompt import BudgetTooSmall, render
 from app.gep.signals import matching_patterns
 from app.outcomes.quality import Evidence, posterior
@@ -60,6 +61,8 @@ STAGE_WEIGHTS = {"vector": 1.0, "keyword": 0.3, "signals": 0.5}
 WEIGHTS = {"relevance": 0.80, "quality": 0.15, "provenance": 0.02, "freshness": 0.03}
 PROVENANCE_VALUE = {"verified_trajectory": 1.0, "manual": 0.5, "reference": 0.0}
 DEFAULT_STATUSES = ["candidate", "promoted"]
+# Always valid as a filter, even before any Gene of the family is published.
+RESEARCH_TASK_FAMILIES = ("agent_environment", "code_generation", "math_reasoning", "rule_following")
 MAX_OFFSET = 200
 
 
@@ -197,6 +200,7 @@ class SearchService:
                     confidence=item.confidence,
                     tokens=rendered.tokens,
                     truncated=rendered.truncated,
+                    omitted=rendered.omitted,
                     text=rendered.text,
                 )
             )
@@ -221,6 +225,8 @@ class SearchService:
     ) -> list[Scored]:
         filters = _filters(request)
         repo = SearchRepository(conn)
+        if filters.task_family is not None:
+            await self._check_task_family(repo, filters.task_family)
         text = query_text(query, signals)
         per_stage = max(settings.search_candidates, want + 10)
 
@@ -300,6 +306,21 @@ class SearchService:
             key=lambda item: (item.row["demoted"], -item.score, -item.similarity, item.row["gene_id"])
         )
         return scored
+
+    @staticmethod
+    async def _check_task_family(repo: SearchRepository, family: str) -> None:
+        """A task family no Gene has is a typo far more often than a question: say so, listing the valid ones."""
+        if family in RESEARCH_TASK_FAMILIES or await repo.task_family_known(family):
+            return
+        valid = sorted(set(RESEARCH_TASK_FAMILIES) | set(await repo.task_families()))
+        message = f"unknown task family {family!r}; valid: {', '.join(valid)}"
+        raise ValidationFailed(
+            f"task_family: {message}",
+            extra={
+                "errors": [{"loc": ["body", "task_family"], "msg": message, "type": "unknown_task_family"}],
+                "valid": valid,
+            },
+        )
 
     @staticmethod
     def _quality(row: dict[str, Any], settings: Settings) -> float:

@@ -243,3 +243,53 @@ async def test_bad_search_requests_are_422(client: httpx.AsyncClient, body: dict
     response = await client.post("/v1/search", json=body)
     assert response.status_code == 422
     assert response.headers["content-type"] == "application/problem+json"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "valid"),
+    [
+        ("status", ["promotd"], ["candidate", "promoted", "deprecated"]),
+        ("category", "repiar", ["repair", "optimize", "innovate", "explore"]),
+        ("provenance_kind", "trajectory", ["verified_trajectory", "manual", "reference"]),
+    ],
+)
+async def test_unknown_filter_values_are_422_listing_the_valid_ones(
+    client: httpx.AsyncClient, field: str, value: Any, valid: list[str]
+) -> None:
+    for path, body in (("/v1/search", {"query": "tests hang"}), ("/v1/match", {"task": "tests hang"})):
+        response = await client.post(path, json={**body, field: value})
+        assert response.status_code == 422, (path, field)
+        assert response.headers["content-type"] == "application/problem+json"
+        [error] = response.json()["errors"]
+        assert error["loc"][1] == field and error["valid"] == valid
+        assert all(v in response.json()["detail"] for v in valid)
+
+
+async def test_unknown_task_family_is_422_listing_the_known_ones(
+    client: httpx.AsyncClient, genebank: AsyncClient, corpus: dict[str, Any]
+) -> None:
+    known = sorted({item["payload"]["provenance"]["task"]["family"] for item in corpus.values()})
+    for path, body in (("/v1/search", {"query": "tests hang"}), ("/v1/match", {"task": "tests hang"})):
+        response = await client.post(path, json={**body, "task_family": "math"})
+        assert response.status_code == 422, path
+        problem = response.json()
+        assert response.headers["content-type"] == "application/problem+json"
+        assert set(known) <= set(problem["valid"]) and "math" not in problem["valid"]
+        assert "math_reasoning" in problem["valid"] and "math_reasoning" in problem["detail"]
+        assert problem["errors"][0]["loc"] == ["body", "task_family"]
+    # A family of the research set is a valid filter even when no Gene of it is published yet.
+    assert (await search(genebank, query="tests hang", task_family="math_reasoning"))["band"] in (
+        "found",
+        "low_confidence",
+        "no_match",
+    )
+
+
+async def test_match_reports_what_it_left_out(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
+    roomy = await genebank.match("My pytest-asyncio test never completes", max_tokens=2000)
+    [gene] = roomy.genes
+    assert not gene.truncated and gene.omitted and not any(gene.omitted.values())
+    tight = await genebank.match("My pytest-asyncio test never completes", max_tokens=roomy.tokens - 20)
+    [gene] = tight.genes
+    assert gene.truncated and sum(gene.omitted.values()) > 0
+    assert gene.model_extra == {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Band = Literal["found", "low_confidence", "no_match"]
 TrajectoryState = Literal["pending", "merged", "rejected"]
@@ -71,6 +71,7 @@ class MatchedGene(Model):
     tokens: int
     truncated: bool
     text: str
+    omitted: dict[str, int] = Field(default_factory=dict)  # per section; absent from older servers
 
 
 class MatchResponse(Model):
