@@ -309,7 +309,7 @@ class SearchService:
 
     @staticmethod
     async def _check_task_family(repo: SearchRepository, family: str) -> None:
-        """A task family no Gene has is a typo far more often than a question: say so, listing the valid ones."""
+        """A task family no Gene has is far more often a typo than a question: say so, with the valid ones."""
         if family in RESEARCH_TASK_FAMILIES or await repo.task_family_known(family):
             return
         valid = sorted(set(RESEARCH_TASK_FAMILIES) | set(await repo.task_families()))
