@@ -121,6 +121,26 @@ class SearchRepository:
         )
         return [str(row["task_family"]) for row in rows]
 
+    async def signal_frequencies(self, texts: list[str]) -> tuple[int, dict[str, int]]:
+        """The number of current Genes, and for each text the document frequency of its rarest signal word.
+
+        Frequencies are those of the Genes' signal words (signal_term_stats); a word newer than the last
+        refresh counts 0 (rare), and a text with no word is left out.
+        """
+        rows = await self._rows(
+            """SELECT (SELECT coalesce(max(n), 0) FROM search_corpus_size) AS n, t.text,
+                      min(coalesce(s.ndoc, 0)) AS df
+               FROM unnest(%(texts)s::text[]) AS t(text)
+               CROSS JOIN LATERAL unnest(to_tsvector('simple', t.text)) AS w
+               LEFT JOIN signal_term_stats s ON s.lexeme = w.lexeme
+               GROUP BY t.text""",
+            {"texts": texts},
+        )
+        if not rows:
+            size = await self._rows("SELECT coalesce(max(n), 0) AS n FROM search_corpus_size", {})
+            return int(size[0]["n"]), {}
+        return int(rows[0]["n"]), {str(row["text"]): int(row["df"]) for row in rows}
+
     async def filtered_count(self, filters: Filters, limit: int) -> int:
         sql = (
             "SELECT count(*) AS n FROM (SELECT 1 FROM gene_versions v JOIN genes g ON g.id = v.gene_id"
@@ -212,7 +232,7 @@ class SearchRepository:
 
 # Any constant works, as long as every Genebank process uses the same one.
 REFRESH_LOCK_KEY = 0x67656E66
-TERM_STATS_VIEWS = ("search_term_stats", "signal_term_stats")
+TERM_STATS_VIEWS = ("search_term_stats", "signal_term_stats", "search_corpus_size")
 
 
 async def refresh_term_stats(conn: psycopg.AsyncConnection[Any]) -> bool:

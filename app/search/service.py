@@ -39,7 +39,7 @@ from app.config import Settings
 from app.embeddings import EmbeddingService
 from app.errors import ValidationFailed
 from app.gep.prompt import BudgetTooSmall, render
-from app.gep.signals import matching_patterns
+from app.gep.signals import Hit, hit_shape, pattern_hits
 from app.outcomes.quality import Evidence, posterior
 from app.schemas import CursorCodec, CursorModel, InvalidCursor
 from app.search.repository import EXACT_SCAN_LIMIT, Filters, SearchRepository
@@ -64,6 +64,24 @@ DEFAULT_STATUSES = ["candidate", "promoted"]
 # Always valid as a filter, even before any Gene of the family is published.
 RESEARCH_TASK_FAMILIES = ("agent_environment", "code_generation", "math_reasoning", "rule_following")
 MAX_OFFSET = 200
+
+
+# A signal hit this specific (hit_shape × signal_idf) vouches for a Gene the text only half matches: an
+# identifier or message the Genes seldom carry; one word, even a rare one in capitals, never does.
+SPECIFIC_SIGNAL = 0.6
+
+
+def signal_idf(size: int, frequency: int | None) -> float:
+    """ln((N + 1) / (df + 0.5)) / ln(N + 1), in 0..1: near 1 for a word one Gene has, less as more do.
+
+    Before the statistics know any Gene (N = 0) every hit counts fully; a matched text with no word
+    (punctuation only) counts half.
+    """
+    if size <= 0:
+        return 1.0
+    if frequency is None:
+        return 0.5
+    return min(1.0, max(0.0, math.log((size + 1) / (frequency + 0.5)) / math.log(size + 1)))
 
 
 class SearchCursor(CursorModel):
@@ -260,10 +278,12 @@ class SearchService:
             ["vector"] + (["keyword"] if lexical_ranks["keyword"] else []) + (["signals"] if signals else [])
         )
         best_possible = sum(STAGE_WEIGHTS[stage] for stage in stages) / (RRF_K + 1)
-        hits = {int(row["id"]): matching_patterns(row["signals_match"] or [], signals) for row in rows}
+        all_hits = {int(row["id"]): pattern_hits(row["signals_match"] or [], signals) for row in rows}
+        evidence = await self._signal_evidence(repo, all_hits)
+        hits = {version_id: [hit.pattern for hit in found] for version_id, found in all_hits.items()}
         signal_order = sorted(
             (row for row in rows if hits[int(row["id"])]),
-            key=lambda row: (-len(hits[int(row["id"])]), -float(row["similarity"]), row["gene_id"]),
+            key=lambda row: (-evidence[int(row["id"])], -float(row["similarity"]), row["gene_id"]),
         )
         signal_rank = {int(row["id"]): rank for rank, row in enumerate(signal_order, start=1)}
         now = datetime.now(UTC)
@@ -273,7 +293,7 @@ class SearchService:
             version_id = int(row["id"])
             similarity = float(row["similarity"])
             row_hits = hits[version_id]
-            confidence = self._confidence(similarity, bool(row_hits), settings)
+            confidence = self._confidence(similarity, evidence[version_id], settings)
             quality = self._quality(row, settings)
             if request.min_quality is not None and quality < request.min_quality:
                 continue
@@ -337,13 +357,28 @@ class SearchService:
 
     @staticmethod
     def _confidence(
-        similarity: float, signal_hit: bool, settings: Settings
+        similarity: float, signal_evidence: float, settings: Settings
     ) -> Literal["found", "low_confidence"]:
         if similarity >= settings.search_found_similarity:
             return "found"
-        if signal_hit and similarity >= settings.search_low_similarity:
+        if signal_evidence >= SPECIFIC_SIGNAL and similarity >= settings.search_low_similarity:
             return "found"
         return "low_confidence"
+
+    @staticmethod
+    async def _signal_evidence(repo: SearchRepository, hits: dict[int, list[Hit]]) -> dict[int, float]:
+        """Each candidate's strongest signal hit: its shape times its IDF over the Genes' signal words."""
+        texts = sorted({hit.matched for found in hits.values() for hit in found})
+        if not texts:
+            return dict.fromkeys(hits, 0.0)
+        size, frequencies = await repo.signal_frequencies(texts)
+        return {
+            version_id: max(
+                (hit_shape(hit.matched) * signal_idf(size, frequencies.get(hit.matched)) for hit in found),
+                default=0.0,
+            )
+            for version_id, found in hits.items()
+        }
 
     @staticmethod
     def _band(scored: list[Scored]) -> Band:

@@ -293,3 +293,29 @@ async def test_match_reports_what_it_left_out(genebank: AsyncClient, corpus: dic
     [gene] = tight.genes
     assert gene.truncated and sum(gene.omitted.values()) > 0
     assert gene.model_extra == {}
+
+
+async def test_a_broad_signal_cannot_make_an_unrelated_query_found(
+    genebank: AsyncClient, corpus: dict[str, Any]
+) -> None:
+    """`timeout` hits gene_pytest_asyncio_hang_timeout's pattern, but a dictionary word says little."""
+    for signals in (["timeout"], ["TIMEOUT"], ["error"]):
+        body = await search(genebank, query="bake sourdough bread", signals=signals)
+        assert body["band"] != "found", signals
+        assert all(r["confidence"] != "found" for r in body["results"]), signals
+
+
+async def test_an_exact_error_is_strong_evidence(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
+    # The same vague text, once with a one-word signal and once with the exact error message.
+    vague = "something is off with my setup"
+    weak = await search(genebank, query=vague, signals=["timeout"])
+    strong = await search(
+        genebank, query=vague, signals=["JSONDecodeError: Expecting value: line 1 column 1 (char 0)"]
+    )
+    assert strong["band"] == "found"
+    assert strong["results"][0]["gene_id"] == "gene_strict_json_only_output"
+    assert strong["results"][0]["confidence"] == "found"
+    assert weak["band"] != "found"
+    identifier = await search(genebank, query="npm install fails", signals=["npm ERR! code ERESOLVE"])
+    assert identifier["results"][0]["gene_id"] == "gene_npm_eresolve_peer_conflict"
+    assert identifier["band"] == "found"
