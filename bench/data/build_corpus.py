@@ -278,12 +278,13 @@ def check(genes: list[dict], qs: list[dict]) -> list[str]:
 
 # --- hard queries and the train/test split -------------------------------------------------------------
 # Words that say nothing about a Gene, and a crude suffix stripper: enough to decide "shares a word".
-_STOP = set(
+_STOP_WORDS = (
     "a an the and or of to in on for with by at from is are was were be been it its this that these those"
     " my our your we i you they he she them their as not no do does did so but if into than then there"
     " here when while which what who how why can could should would will just only also any all each every"
-    " some more most very too up down out over under about after before again same other such own off via per".split()
+    " some more most very too up down out over under about after before again same other such own off via per"
 )
+_STOP = set(_STOP_WORDS.split())
 NEAR_DUPLICATE_JACCARD = 0.6  # a sibling Gene whose summary shares this share of words
 TEST_SHARE = 30  # percent of base problems whose queries form the test split
 
