@@ -20,7 +20,7 @@ parameter there, the planner guesses 10 % of the table and prefers a full sort t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -52,7 +52,9 @@ SELECT v.id, v.gene_id, v.version, v.asset_id, v.producer_model, v.provenance_ki
        1 - (v.embedding <=> %(qvec)s) AS similarity,
        vec_r.r AS vector_rank,
        qa.lower_bound AS quality_all, qm.lower_bound AS quality_model, coalesce(qm.demoted, false) AS demoted,
-       pr.successes AS producer_successes, pr.failures AS producer_failures
+       pr.successes AS producer_successes, pr.failures AS producer_failures,
+       (SELECT max(1 - (k.embedding <=> %(qvec)s)) FROM gene_task_keys k WHERE k.gene_id = v.gene_id)
+         AS task_similarity
 FROM candidates c
 JOIN gene_versions v ON v.id = c.id
 JOIN genes g ON g.id = v.gene_id
@@ -61,6 +63,16 @@ LEFT JOIN gene_quality qa ON qa.gene_id = v.gene_id AND qa.consumer_model = ''
 LEFT JOIN gene_quality qm ON qm.gene_id = v.gene_id AND qm.consumer_model = %(consumer_model)s
 LEFT JOIN producer_reputation pr ON pr.producer_model = v.producer_model
 """
+
+
+@dataclass
+class Lexical:
+    """What the keyword and signal stages found: ranks per version id, and the keyword stage's ts_rank."""
+
+    keyword: dict[int, int] = field(default_factory=dict)
+    signals: dict[int, int] = field(default_factory=dict)
+    keyword_score: dict[int, float] = field(default_factory=dict)
+    keyword_headline: dict[int, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -151,27 +163,30 @@ class SearchRepository:
 
     async def lexical(
         self, *, keyword_text: str | None, signal_text: str | None, filters: Filters, per_stage: int
-    ) -> dict[str, dict[int, int]]:
+    ) -> Lexical:
         """Keyword and signal candidates with their ranks; needs no embedding, so it runs meanwhile."""
         where, limit = filters.sql(), int(per_stage)
         parts = []
         if keyword_text:
+            # headline: the same rank over the A-weighted fields only (summary and signals).
             parts.append(f"""
-              (SELECT 'keyword' AS stage, id, rank() OVER (ORDER BY score DESC) AS r FROM (
-                 SELECT v.id, ts_rank(v.search_tsv, q.query) AS score
+              (SELECT 'keyword' AS stage, id, rank() OVER (ORDER BY score DESC) AS r, score, headline FROM (
+                 SELECT v.id, ts_rank(v.search_tsv, q.query) AS score,
+                        ts_rank('{{0,0,0,1}}', v.search_tsv, q.query) AS headline
                  FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
                       (SELECT {_rare_terms("english", "search_term_stats", "kwq")} AS query) q
                  WHERE {where} AND q.query IS NOT NULL AND v.search_tsv @@ q.query
                  ORDER BY score DESC, v.id LIMIT {limit}) kw)""")
         if signal_text:
             parts.append(f"""
-              (SELECT 'signals' AS stage, id, rank() OVER (ORDER BY score DESC) AS r FROM (
+              (SELECT 'signals' AS stage, id, rank() OVER (ORDER BY score DESC) AS r, score,
+                      0::real AS headline FROM (
                  SELECT v.id, ts_rank(v.signals_tsv, q.query) AS score
                  FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
                       (SELECT {_rare_terms("simple", "signal_term_stats", "sigq")} AS query) q
                  WHERE {where} AND q.query IS NOT NULL AND v.signals_tsv @@ q.query
                  ORDER BY score DESC, v.id LIMIT {limit}) sig)""")
-        found: dict[str, dict[int, int]] = {"keyword": {}, "signals": {}}
+        found = Lexical()
         if not parts:
             return found
         params = {
@@ -181,7 +196,13 @@ class SearchRepository:
             "budget": POSTING_BUDGET,
         }
         for row in await self._rows(" UNION ALL ".join(parts), params):
-            found[row["stage"]][int(row["id"])] = int(row["r"])
+            version_id = int(row["id"])
+            if row["stage"] == "keyword":
+                found.keyword[version_id] = int(row["r"])
+                found.keyword_score[version_id] = float(row["score"])
+                found.keyword_headline[version_id] = float(row["headline"])
+            else:
+                found.signals[version_id] = int(row["r"])
         return found
 
     async def candidates(

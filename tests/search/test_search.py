@@ -17,6 +17,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Gene
+from app.search.fusion import FEATURES, fitted_model
 from app.search.term_stats import refresh_term_stats
 from genebank.client import AsyncClient, InvalidCursor, ValidationFailed
 from genebank.client.models import SearchResponse
@@ -111,9 +112,10 @@ async def test_filters_are_respected(genebank: AsyncClient, corpus: dict[str, An
             + " "
             + example["payload"]["provenance"]["task"]["description"]
         )
-        unfiltered = await search(genebank, query=query, k=20)
+        # include_weak: the filter's effect shows on every candidate, not only the plausible ones.
+        unfiltered = await search(genebank, query=query, k=20, include_weak=True)
         assert any(r[field] != value for r in unfiltered["results"]), field
-        body = await search(genebank, query=query, k=20, **{field: value})
+        body = await search(genebank, query=query, k=20, include_weak=True, **{field: value})
         assert body["results"], field
         assert all(r[field] == value for r in body["results"]), field
         assert body["results"][0]["gene_id"] == example["gene_id"], field
@@ -174,23 +176,47 @@ async def test_signals_follow_gep_semantics(genebank: AsyncClient, corpus: dict[
     assert alias in hit["signal_hits"]
 
 
-async def test_explain_parts_add_up_to_the_score(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
+async def test_explain_contributions_make_the_score(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
     body = await search(genebank, query="hanging async tests", signals=["asyncio"], explain=True, k=5)
     assert body["results"]
     for result in body["results"]:
         explain = result["explain"]
-        assert math.isclose(sum(explain["parts"].values()), result["score"], rel_tol=0, abs_tol=1e-12)
-        assert set(explain["parts"]) == {"relevance", "quality", "provenance", "freshness"}
-        assert 0 < explain["relevance"] <= 1
-        stage_sum = sum(stage["contribution"] for stage in explain["stages"].values())
-        best = (1.0 + 0.3 + 0.5) / 11  # every stage in play, each at rank 1
-        assert math.isclose(explain["relevance"], stage_sum / best, rel_tol=1e-9)
+        assert set(explain["features"]) == set(FEATURES)
+        assert set(explain["contributions"]) == set(fitted_model().weights) | {
+            "bias",
+            "rescale",
+            "lead",
+            "offset",
+        }
+        logit = sum(explain["contributions"].values())
+        assert 0 < explain["answerable"] <= 1
+        assert math.isclose(explain["answerable"] / (1 + math.exp(-logit)), result["score"], rel_tol=1e-9)
+        assert 0 < result["score"] < 1
+        assert explain["features"]["similarity"] == pytest.approx(result["similarity"])
+        assert (
+            "vector" in explain["stages"] or "keyword" in explain["stages"] or "signals" in explain["stages"]
+        )
         # No reports yet: the lower 10 % quantile of the prior Beta(2, 2) (producer unknown, mean 0.5).
         assert math.isclose(explain["quality"], float(betaincinv(2, 2, 0.1)), rel_tol=1e-9)
+        assert explain["features"]["quality"] == pytest.approx(0.0, abs=1e-12)  # no reports: the zero
     scores = [r["score"] for r in body["results"]]
     assert scores == sorted(scores, reverse=True)
     plain = await search(genebank, query="hanging async tests", signals=["asyncio"], k=5)
     assert all(r["explain"] is None for r in plain["results"])
+
+
+async def test_weak_results_only_when_asked(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
+    floor = fitted_model().low
+    hidden = await search(genebank, query="bake sourdough bread", signals=["timeout"])
+    assert hidden["band"] == "no_match" and hidden["results"] == []
+    shown = await search(genebank, query="bake sourdough bread", signals=["timeout"], include_weak=True)
+    assert shown["band"] == "no_match" and shown["results"]
+    assert all(r["confidence"] == "weak" and r["score"] < floor for r in shown["results"])
+    useful = await search(genebank, query="my asyncio test suite never finishes", include_weak=True, k=20)
+    confidences = [r["confidence"] for r in useful["results"]]
+    assert confidences[0] == "found" and confidences == sorted(
+        confidences, key=["found", "low_confidence", "weak"].index
+    )
 
 
 async def test_cursor_pages_through_results(genebank: AsyncClient, corpus: dict[str, Any]) -> None:

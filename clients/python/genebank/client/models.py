@@ -25,15 +25,15 @@ class Model(BaseModel):
 
 class StageRank(Model):
     rank: int
-    contribution: float
 
 
 class Explanation(Model):
     stages: dict[str, StageRank]
-    relevance: float
+    features: dict[str, float]
+    contributions: dict[str, float]  # add up to the logit: score = answerable / (1 + exp(-sum))
+    answerable: float
     quality: float
     freshness: float
-    parts: dict[str, float]
 
 
 class SearchResult(Model):
@@ -42,7 +42,7 @@ class SearchResult(Model):
     version: int
     score: float
     similarity: float
-    confidence: Literal["found", "low_confidence"]
+    confidence: Literal["found", "low_confidence", "weak"]
     summary: str | None
     category: str
     task_family: str | None
@@ -67,7 +67,7 @@ class MatchedGene(Model):
     version: int
     score: float
     similarity: float
-    confidence: Literal["found", "low_confidence"]
+    confidence: Literal["found", "low_confidence", "weak"]
     tokens: int
     truncated: bool
     text: str
