@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from scipy.special import betaincinv
-from sqlalchemy import update
+from sqlalchemy import text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Gene
@@ -170,7 +170,10 @@ async def test_signals_follow_gep_semantics(genebank: AsyncClient, corpus: dict[
     )
     second_branch = alias.split("|")[1].strip()
     body = await search(
-        genebank, query=alias_gene["payload"]["gene"]["summary"], signals=[f"saw: {second_branch.upper()}"]
+        genebank,
+        query=alias_gene["payload"]["gene"]["summary"],
+        signals=[f"saw: {second_branch.upper()}"],
+        include_weak=True,
     )
     hit = next(r for r in body["results"] if r["gene_id"] == alias_gene["gene_id"])
     assert alias in hit["signal_hits"]
@@ -220,16 +223,20 @@ async def test_weak_results_only_when_asked(genebank: AsyncClient, corpus: dict[
 
 
 async def test_cursor_pages_through_results(genebank: AsyncClient, corpus: dict[str, Any]) -> None:
-    first = await search(genebank, query="a test or build that fails", k=2)
+    first = await search(genebank, query="a test or build that fails", k=2, include_weak=True)
     assert len(first["results"]) == 2 and first["next_cursor"]
-    second = await search(genebank, query="a test or build that fails", k=2, cursor=first["next_cursor"])
+    second = await search(
+        genebank, query="a test or build that fails", k=2, cursor=first["next_cursor"], include_weak=True
+    )
     ids = [r["gene_id"] for r in first["results"] + second["results"]]
     assert len(set(ids)) == 4
-    whole = await search(genebank, query="a test or build that fails", k=4)
+    whole = await search(genebank, query="a test or build that fails", k=4, include_weak=True)
     assert [r["gene_id"] for r in whole["results"]] == ids
     with pytest.raises(InvalidCursor):
-        await genebank.search("something else", k=2, cursor=first["next_cursor"])
-    paged = [r.gene_id async for r in genebank.iter_search("a test or build that fails", k=2)]
+        await genebank.search("something else", k=2, cursor=first["next_cursor"], include_weak=True)
+    paged = [
+        r.gene_id async for r in genebank.iter_search("a test or build that fails", k=2, include_weak=True)
+    ]
     assert paged[:4] == ids and len(paged) == len(set(paged)) > 4
 
 
@@ -345,3 +352,26 @@ async def test_an_exact_error_is_strong_evidence(genebank: AsyncClient, corpus: 
     identifier = await search(genebank, query="npm install fails", signals=["npm ERR! code ERESOLVE"])
     assert identifier["results"][0]["gene_id"] == "gene_npm_eresolve_peer_conflict"
     assert identifier["band"] == "found"
+
+
+async def test_a_genes_tasks_are_search_keys(
+    genebank: AsyncClient, corpus: dict[str, Any], session: AsyncSession
+) -> None:
+    """Experience expansion: every published version's task is embedded as a key of its Gene."""
+    rows = (
+        await session.execute(
+            text("SELECT gene_id, source, description FROM gene_task_keys ORDER BY gene_id")
+        )
+    ).all()
+    assert {r.gene_id for r in rows} == set(corpus)
+    assert {r.source for r in rows} == {"version"}
+    for gene_id, item in corpus.items():
+        described = item["payload"]["provenance"]["task"]["description"]
+        assert any(r.gene_id == gene_id and r.description == described.strip() for r in rows)
+    gene_id = "gene_pytest_asyncio_hang_timeout"
+    body = await search(
+        genebank, query=corpus[gene_id]["payload"]["provenance"]["task"]["description"], explain=True
+    )
+    top = body["results"][0]
+    assert top["gene_id"] == gene_id
+    assert top["explain"]["features"]["task_similarity"] > 0.99
