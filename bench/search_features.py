@@ -29,7 +29,7 @@ from app.embeddings import EmbeddingService
 from app.errors import ValidationFailed
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
-from app.search.fusion import ANSWER_FEATURES, FEATURES, QUALITY_WEIGHT, FusionModel
+from app.search.fusion import ANSWER_FEATURES, MODEL_FEATURES, QUALITY_WEIGHT, FusionModel
 from app.search.schemas import SearchRequest
 from app.search.service import query_text, search_service
 from app.search.term_stats import refresh_term_stats
@@ -256,7 +256,7 @@ def fit_candidates(asked: list[Asked], features: tuple[str, ...], l2: float) -> 
     return replace(first, scale=round(float(scale), 6), lead=round(float(lead), 6), offset=round(offset, 6))
 
 
-def fit(asked: list[Asked], features: tuple[str, ...] = FEATURES, l2: float = 1.0) -> FusionModel:
+def fit(asked: list[Asked], features: tuple[str, ...] = MODEL_FEATURES, l2: float = 1.0) -> FusionModel:
     """P(this | answerable) on the labelled queries, then P(answerable) on labelled and unrelated ones."""
     model = fit_candidates([a for a in asked if not a.negative], features, l2)
     rows = [a for a in asked if a.candidates]
