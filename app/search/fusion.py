@@ -120,12 +120,16 @@ class FusionModel:
             self.answer_bias + sum(weight * best[name] for name, weight in self.answer_weights.items())
         )
 
+    def given_answerable(self, base: float, lead: float) -> float:
+        """P(this Gene | answerable) from its first-layer logit and its lead over the other candidates."""
+        return sigmoid(self.scale * base + self.lead * lead + self.offset)
+
     def probabilities(self, candidates: Sequence[Mapping[str, float]]) -> list[float]:
         """The calibrated probability of each candidate of one query: P(answerable) × P(this | answerable)."""
         bases = [self.base(features) for features in candidates]
         answerable = self.answerable(candidates)
         return [
-            answerable * sigmoid(self.scale * base + self.lead * lead + self.offset)
+            answerable * self.given_answerable(base, lead)
             for base, lead in zip(bases, self.leads(bases), strict=True)
         ]
 

@@ -322,11 +322,17 @@ class SearchService:
         )
         model = self.model(settings)
         ids = [int(row["id"]) for row in rows]
-        bases = [model.base(features[version_id]) for version_id in ids]
-        leads = dict(zip(ids, model.leads(bases), strict=True))
-        in_order = [features[i] for i in ids]
-        probabilities = dict(zip(ids, model.probabilities(in_order), strict=True))
-        answerable = model.answerable(in_order)
+        # A Gene demoted for this consumer model is no option for it, so it does not compete with the
+        # others for the lead; it is scored against all candidates.
+        usable = [int(row["id"]) for row in rows if not row["demoted"]]
+        answerable = model.answerable([features[i] for i in ids])
+        leads: dict[int, float] = {}
+        probabilities: dict[int, float] = {}
+        for group in (ids, usable):
+            bases = [model.base(features[version_id]) for version_id in group]
+            for version_id, base, lead in zip(group, bases, model.leads(bases), strict=True):
+                leads[version_id] = lead
+                probabilities[version_id] = answerable * model.given_answerable(base, lead)
         now = datetime.now(UTC)
         half_life = settings.search_freshness_half_life_days
         scored = []
