@@ -106,6 +106,12 @@ def main() -> None:
         results[mode] = {name: mrr([a for a in test if keep(a)], rank) for name, keep in SUBSETS.items()}
         recall = statistics.mean(recall_at_5(rank(a), a.relevant) for a in test)
         print(f"{mode:<13}" + "".join(f"{results[mode][n]:>12.3f}" for n in SUBSETS) + f"{recall:>10.3f}")
+    agree = sum(
+        [c.gene_id for c in sorted(a.candidates, key=lambda c: (-c.score, c.gene_id))][:10]
+        == modes["hybrid"](a)[:10]
+        for a in test
+    )
+    print(f"(the service's own ranking gives the same top 10 on {agree} of {len(test)} queries)")
     best_single = max(results["dense cosine"]["all"], results["BM25"]["all"])
     best_single_hard = max(results["dense cosine"]["hard"], results["BM25"]["hard"])
     print(
