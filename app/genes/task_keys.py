@@ -12,18 +12,16 @@ import hashlib
 import uuid
 from collections.abc import Sequence
 
-from sqlalchemy import select, text
-from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.embeddings import EmbeddingService
-from app.models import GeneVersion, Trajectory
-from app.models.gene_version import GeneTaskKey
+from app.genes.repository import GeneRepository
 
 BATCH = 256
 
 
 def _sha(description: str) -> str:
+    """The key's identity: the description with its whitespace and case normalised."""
     return hashlib.sha256(" ".join(description.split()).lower().encode()).hexdigest()
 
 
@@ -38,35 +36,24 @@ async def add_task_keys(
     wanted = {_sha(d): d.strip() for d in descriptions if d and d.strip()}
     if not wanted:
         return 0
-    known = set(
-        (
-            await session.execute(
-                select(GeneTaskKey.text_sha256).where(
-                    GeneTaskKey.gene_id == gene_id, GeneTaskKey.text_sha256.in_(list(wanted))
-                )
-            )
-        ).scalars()
-    )
+    repo = GeneRepository(session)
+    known = await repo.task_key_hashes(gene_id, list(wanted))
     new = [(sha, d) for sha, d in wanted.items() if sha not in known]
     if not new:
         return 0
     vectors = await embeddings.embed_texts([d for _, d in new])
-    await session.execute(
-        insert(GeneTaskKey)
-        .values(
-            [
-                {
-                    "gene_id": gene_id,
-                    "source": source,
-                    "text_sha256": sha,
-                    "description": d,
-                    "embedding": vector.tolist(),
-                    "embedding_model": embeddings.name,
-                }
-                for (sha, d), vector in zip(new, vectors, strict=True)
-            ]
-        )
-        .on_conflict_do_nothing(constraint="uq_gene_task_keys_gene_text")
+    await repo.insert_task_keys(
+        [
+            {
+                "gene_id": gene_id,
+                "source": source,
+                "text_sha256": sha,
+                "description": d,
+                "embedding": vector.tolist(),
+                "embedding_model": embeddings.name,
+            }
+            for (sha, d), vector in zip(new, vectors, strict=True)
+        ]
     )
     return len(new)
 
@@ -76,10 +63,8 @@ async def add_trajectory_keys(
 ) -> int:
     if not trajectory_ids:
         return 0
-    rows = await session.execute(
-        select(Trajectory.task_description).where(Trajectory.id.in_(list(trajectory_ids)))
-    )
-    return await add_task_keys(session, embeddings, gene_id, "trajectory", list(rows.scalars()))
+    tasks = await GeneRepository(session).trajectory_tasks(trajectory_ids)
+    return await add_task_keys(session, embeddings, gene_id, "trajectory", tasks)
 
 
 async def refresh_task_keys(
@@ -89,34 +74,18 @@ async def refresh_task_keys(
     done = 0
     while True:
         async with sessionmaker.begin() as session:
-            stale = (
-                await session.execute(
-                    select(GeneTaskKey.id, GeneTaskKey.description)
-                    .where(GeneTaskKey.embedding_model != embeddings.name)
-                    .order_by(GeneTaskKey.id)
-                    .limit(BATCH)
-                )
-            ).all()
+            repo = GeneRepository(session)
+            stale = await repo.stale_task_keys(embeddings.name, BATCH)
             if not stale:
                 break
             vectors = await embeddings.embed_texts([d for _, d in stale])
-            for (key_id, _), vector in zip(stale, vectors, strict=True):
-                await session.execute(
-                    text("UPDATE gene_task_keys SET embedding = :v, embedding_model = :m WHERE id = :id"),
-                    {"v": str(vector.tolist()), "m": embeddings.name, "id": key_id},
-                )
+            await repo.set_task_key_embeddings(
+                [(key_id, vector.tolist()) for (key_id, _), vector in zip(stale, vectors, strict=True)],
+                embeddings.name,
+            )
             done += len(stale)
     async with sessionmaker() as session:
-        versions = (
-            await session.execute(
-                select(GeneVersion.gene_id, GeneVersion.task_description).where(
-                    GeneVersion.task_description.is_not(None)
-                )
-            )
-        ).all()
-    by_gene: dict[str, list[str]] = {}
-    for gene_id, description in versions:
-        by_gene.setdefault(gene_id, []).append(description or "")
+        by_gene = await GeneRepository(session).version_tasks()
     for gene_id, descriptions in by_gene.items():
         async with sessionmaker.begin() as session:
             done += await add_task_keys(session, embeddings, gene_id, "version", descriptions)
