@@ -56,10 +56,11 @@ class Settings(BaseSettings):
     # directory filled at build time by `genebank export-model`, so no container exports at start-up.
     models_dir: Path | None = None
 
-    # Search (see app/search/service.py; thresholds tuned with bench/search_quality.py).
+    # Search (see app/search/service.py; weights and thresholds fitted by bench/search_fit.py).
     search_candidates: int = Field(default=30, ge=10, le=500)
-    search_found_similarity: float = Field(default=0.5, ge=0, le=1)
-    search_low_similarity: float = Field(default=0.3, ge=0, le=1)
+    # Band thresholds on the calibrated score; unset: those fitted with the weights (app/search/fusion.json).
+    search_found_score: float | None = Field(default=None, ge=0, le=1)
+    search_low_score: float | None = Field(default=None, ge=0, le=1)
     search_freshness_half_life_days: float = Field(default=180.0, gt=0)
     search_ef_search: int = Field(default=400, ge=10, le=1000)
     search_stats_refresh_seconds: float = Field(default=300.0, ge=1)

@@ -7,6 +7,7 @@ Every error a client can cause is an AppError subclass carrying its status; one 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -21,6 +22,7 @@ log = logging.getLogger(__name__)
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "https://genebank.dev/problems/"
+_QUOTED = re.compile(r"'([^']*)'")
 
 
 class AppError(Exception):
@@ -170,7 +172,11 @@ def _clean_validation_errors(errors: Sequence[Any]) -> list[dict[str, Any]]:
     for err in errors:
         # Echoing the offending input back could reflect secrets or megabytes of payload.
         loc = [str(part) for part in err.get("loc", ())]
-        cleaned.append({"loc": loc, "msg": str(err.get("msg", "")), "type": str(err.get("type", ""))})
+        entry: dict[str, Any] = {"loc": loc, "msg": str(err.get("msg", "")), "type": str(err.get("type", ""))}
+        if entry["type"] == "literal_error":
+            # The values the field accepts, as a list a client can act on (the msg says them in prose).
+            entry["valid"] = _QUOTED.findall(str((err.get("ctx") or {}).get("expected", "")))
+        cleaned.append(entry)
     return cleaned
 
 

@@ -55,6 +55,7 @@ from app.embeddings.base import Embedder
 from app.genes.indexing import embedding_text, signal_words
 from app.gep.canonical import canonical_json, compute_asset_id
 from app.models.api_key import SYSTEM_KEY_ID
+from app.search.repository import TERM_STATS_VIEWS
 from app.search.service import query_text
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -175,7 +176,7 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
         conn.execute("VACUUM ANALYZE gene_versions")
         conn.execute("VACUUM ANALYZE genes")
         conn.execute("CHECKPOINT")  # the bulk load's writes, flushed before anything is timed
-        for view in ("search_term_stats", "signal_term_stats"):
+        for view in TERM_STATS_VIEWS:
             conn.execute(f"REFRESH MATERIALIZED VIEW {view}")
         print(f"  built the HNSW index in {time.perf_counter() - start:.0f} s", flush=True)
 

@@ -1,63 +1,40 @@
-"""Search quality on the labelled set in bench/data: hybrid beside vector-only and keyword-only.
+"""Search quality on the test split of bench/data: hybrid beside dense cosine, BM25 and naive RRF.
 
-Publishes bench/data/corpus.jsonl into a scratch database, runs every query of
-bench/data/queries.jsonl three ways and prints MRR@10 and recall@5 (overall and per family).
-Then checks the relevance band: how often a labelled query is `found` / `low_confidence` /
-`no_match`, how often an unrelated query (bench/data/negatives.jsonl) gets `no_match`, and the
-similarity figures the band thresholds were chosen from.
+Publishes bench/data/corpus.jsonl into a scratch database and runs every labelled and unrelated query
+(bench/search_features.py). On the `test` split only (the fusion weights and band thresholds were
+fitted on `train` by bench/search_fit.py), prints:
 
-    python bench/search_quality.py [--backend torch|onnx|onnx-int8]
+- MRR@10 and recall@5 of dense cosine (MiniLM, exact, whole corpus), BM25 (whole corpus), naive
+  reciprocal-rank fusion of the two (k = 60) and Genebank's hybrid (the committed model's ranking),
+  over all test queries, the hard ones (paraphrase or near-duplicate) and each kind separately;
+- the bands: how often an answerable query gets `no_match`, how often an unrelated one does, and
+  whether any unrelated query is `found`;
+- calibration: the reliability table and ECE of the score, over every candidate and over first results;
+- an ablation: the model refitted on train without each ingredient, scored on test.
+
+    python bench/search_quality.py [--cache /tmp/search-candidates.pickle]
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 import statistics
-from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import psycopg
-from harness import conninfo, scratch_database
+from search_features import (
+    Asked,
+    choose_thresholds,
+    collected,
+    fit,
+    probabilities,
+    reliability,
+    top1_reliability,
+)
 
-from app.config import Settings
-from app.db import configure_read_connection, create_engine, create_sessionmaker
-from app.embeddings import EmbeddingService, load_embedder
-from app.genes.schemas import PublishRequest
-from app.genes.service import gene_service
-from app.search.repository import Filters, SearchRepository
-from app.search.schemas import SearchRequest
-from app.search.service import DEFAULT_STATUSES, query_text, search_service
-from app.search.term_stats import refresh_term_stats
+from app.search.fusion import FEATURES, MODEL_FEATURES, FusionModel, fitted_model
 
-DATA = Path(__file__).resolve().parent / "data"
-
-
-def load(name: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (DATA / name).read_text().splitlines() if line.strip()]
-
-
-async def publish(url: str, settings: Settings, embeddings: EmbeddingService) -> None:
-    engine = create_engine(url, settings)
-    sessionmaker = create_sessionmaker(engine)
-    try:
-        for payload in load("corpus.jsonl"):
-            async with sessionmaker.begin() as session:
-                await gene_service.publish(session, PublishRequest.model_validate(payload), embeddings)
-    finally:
-        await engine.dispose()
-    async with await psycopg.AsyncConnection.connect(conninfo(url), autocommit=True) as conn:
-        await refresh_term_stats(conn)
-
-
-async def gene_of(conn: psycopg.AsyncConnection[Any], version_id: int) -> str:
-    row = await (
-        await conn.execute("SELECT gene_id FROM gene_versions WHERE id = %s", (version_id,))
-    ).fetchone()
-    assert row is not None
-    return str(row[0])
+RRF_K = 60
 
 
 def mrr_at_10(ranking: list[str], relevant: set[str]) -> float:
@@ -71,103 +48,137 @@ def recall_at_5(ranking: list[str], relevant: set[str]) -> float:
     return len(set(ranking[:5]) & relevant) / len(relevant)
 
 
-async def rankings(
-    conn: psycopg.AsyncConnection[Any],
-    query: dict[str, Any],
-    embeddings: EmbeddingService,
-    settings: Settings,
-) -> tuple[dict[str, list[str]], str, float]:
-    request = SearchRequest(query=query["query"], signals=query.get("signals") or [], k=10)
-    response = await search_service.search(conn, request, embeddings, settings)
-    hybrid = [result.gene_id for result in response.results]
-    text = query_text(request.query, request.signals)
-    repo = SearchRepository(conn)
-    filters = Filters(statuses=DEFAULT_STATUSES)
-    lexical = await repo.lexical(keyword_text=text, signal_text=None, filters=filters, per_stage=10)
-    rows = await repo.candidates(
-        query_vector=await embeddings.embed_query(text),
-        extra_ids=[],
-        filters=filters,
-        per_stage=10,
-        exact=False,
-    )
-    by_id = {int(r["id"]): r["gene_id"] for r in rows}
-    vector = [r["gene_id"] for r in sorted(rows, key=lambda r: int(r["vector_rank"]))]
-    keyword_ids = sorted(lexical["keyword"], key=lambda version_id: lexical["keyword"][version_id])
-    keyword = [by_id.get(i) or await gene_of(conn, i) for i in keyword_ids]
-    top_similarity = max((float(r["similarity"]) for r in rows), default=0.0)
-    return {"hybrid": hybrid, "vector-only": vector, "keyword-only": keyword}, response.band, top_similarity
+def naive_rrf(a: Asked) -> list[str]:
+    fused: dict[str, float] = {}
+    for ranking in (a.dense, a.bm25):
+        for rank, gene_id in enumerate(ranking, start=1):
+            fused[gene_id] = fused.get(gene_id, 0.0) + 1 / (RRF_K + rank)
+    return sorted(fused, key=lambda g: (-fused[g], g))
 
 
-async def evaluate(url: str, settings: Settings, embeddings: EmbeddingService) -> None:
-    queries, negatives = load("queries.jsonl"), load("negatives.jsonl")
-    scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    bands: dict[str, int] = defaultdict(int)
-    positive_similarity, negative_similarity = [], []
-    negative_bands: dict[str, int] = defaultdict(int)
-    async with await psycopg.AsyncConnection.connect(conninfo(url), autocommit=True) as conn:
-        await configure_read_connection(conn, ef_search=settings.search_ef_search)
-        for query in queries:
-            ranked, band, top_similarity = await rankings(conn, query, embeddings, settings)
-            relevant = set(query["relevant"])
-            for mode, ranking in ranked.items():
-                for family in ("all", query["family"]):
-                    scores[mode][f"mrr:{family}"].append(mrr_at_10(ranking, relevant))
-                    scores[mode][f"recall:{family}"].append(recall_at_5(ranking, relevant))
-            bands[band] += 1
-            positive_similarity.append(top_similarity)
-        for query in negatives:
-            _, band, top_similarity = await rankings(conn, query, embeddings, settings)
-            negative_bands[band] += 1
-            negative_similarity.append(top_similarity)
+def by_model(model: FusionModel) -> Callable[[Asked], list[str]]:
+    def rank(a: Asked) -> list[str]:
+        scored = zip(probabilities(a, model), a.candidates, strict=True)
+        return [c.gene_id for _, c in sorted(scored, key=lambda pair: (-pair[0], pair[1].gene_id))]
 
-    families = sorted({q["family"] for q in queries})
-    print(f"{len(queries)} labelled queries over {len(load('corpus.jsonl'))} Genes, model {embeddings.name}")
-    print(f"{'mode':<13} {'MRR@10':>7} {'recall@5':>9}   " + "  ".join(f"{f[:12]:>12}" for f in families))
-    for mode in ("hybrid", "vector-only", "keyword-only"):
-        mrr = statistics.mean(scores[mode]["mrr:all"])
-        recall = statistics.mean(scores[mode]["recall:all"])
-        per_family = "  ".join(f"{statistics.mean(scores[mode][f'mrr:{f}']):>12.3f}" for f in families)
-        print(f"{mode:<13} {mrr:>7.3f} {recall:>9.3f}   {per_family}")
-    print("(per-family columns are MRR@10)")
+    return rank
 
-    def share(counts: dict[str, int], total: int) -> str:
-        return ", ".join(
-            f"{b} {counts.get(b, 0) / total:.0%}" for b in ("found", "low_confidence", "no_match")
-        )
 
-    found, low = settings.search_found_similarity, settings.search_low_similarity
-    print(f"\nbands (found >= {found}, low_confidence >= {low}):")
-    print(f"  labelled queries:  {share(bands, len(queries))}")
-    print(f"  unrelated queries: {share(negative_bands, len(negatives))}")
-    quantiles = statistics.quantiles(positive_similarity, n=20)
-    print(
-        "  top-1 similarity, labelled: "
-        f"p5 {quantiles[0]:.3f}  p25 {quantiles[4]:.3f}  median {statistics.median(positive_similarity):.3f}"
-    )
-    print(
-        "  top-1 similarity, unrelated: "
-        f"median {statistics.median(negative_similarity):.3f}  max {max(negative_similarity):.3f}"
-    )
+SUBSETS: dict[str, Callable[[Asked], bool]] = {
+    "all": lambda a: True,
+    "hard": lambda a: bool(a.hard),
+    "paraphrase": lambda a: "paraphrase" in a.hard,
+    "near-dup": lambda a: "near_duplicate" in a.hard,
+    "easy": lambda a: not a.hard,
+}
+
+
+def mrr(queries: list[Asked], rank: Callable[[Asked], list[str]]) -> float:
+    return statistics.mean(mrr_at_10(rank(a), a.relevant) for a in queries) if queries else float("nan")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--backend", choices=["torch", "onnx", "onnx-int8"], default=None)
+    parser.add_argument("--cache", type=Path, help="reuse (or write) the collected candidates here")
     args = parser.parse_args()
-    with scratch_database() as url:
-        overrides: dict[str, Any] = {"database_url": url}
-        if args.backend:
-            overrides["embedding_backend"] = args.backend
-        settings = Settings(**overrides)
-        embeddings = EmbeddingService(load_embedder(settings))
-        try:
-            asyncio.run(publish(url, settings, embeddings))
-            asyncio.run(evaluate(url, settings, embeddings))
-        finally:
-            embeddings.close()
+    asked = collected(args.cache)
+    model = fitted_model()
+    train = [a for a in asked if a.split == "train"]
+    test = [a for a in asked if a.split == "test" and not a.negative]
+    unrelated = [a for a in asked if a.negative and a.split == "test"]
+    modes: dict[str, Callable[[Asked], list[str]]] = {
+        "dense cosine": lambda a: a.dense,
+        "BM25": lambda a: a.bm25,
+        "naive RRF": naive_rrf,
+        "hybrid": by_model(model),
+    }
+    counts = {name: sum(1 for a in test if keep(a)) for name, keep in SUBSETS.items()}
+    print(
+        f"test split: {len(test)} labelled queries ({counts['hard']} hard: {counts['paraphrase']}"
+        f" paraphrases, {counts['near-dup']} near-duplicate), {len(unrelated)} unrelated;"
+        f" fitted on {len(train)} train queries"
+    )
+    print(f"{'MRR@10':<13}" + "".join(f"{name:>12}" for name in SUBSETS) + f"{'recall@5':>10}")
+    results: dict[str, dict[str, float]] = {}
+    for mode, rank in modes.items():
+        results[mode] = {name: mrr([a for a in test if keep(a)], rank) for name, keep in SUBSETS.items()}
+        recall = statistics.mean(recall_at_5(rank(a), a.relevant) for a in test)
+        print(f"{mode:<13}" + "".join(f"{results[mode][n]:>12.3f}" for n in SUBSETS) + f"{recall:>10.3f}")
+    agree = sum(
+        [c.gene_id for c in sorted(a.candidates, key=lambda c: (-c.score, c.gene_id))][:10]
+        == modes["hybrid"](a)[:10]
+        for a in test
+    )
+    print(f"(the service's own ranking gives the same top 10 on {agree} of {len(test)} queries)")
+    best_single = max(results["dense cosine"]["all"], results["BM25"]["all"])
+    best_single_hard = max(results["dense cosine"]["hard"], results["BM25"]["hard"])
+    print(
+        f"hybrid - best single: {results['hybrid']['all'] - best_single:+.3f} (hard"
+        f" {results['hybrid']['hard'] - best_single_hard:+.3f}); hybrid - naive RRF:"
+        f" {results['hybrid']['all'] - results['naive RRF']['all']:+.3f} (hard"
+        f" {results['hybrid']['hard'] - results['naive RRF']['hard']:+.3f})"
+    )
+
+    def band(a: Asked) -> str:
+        top = max(probabilities(a, model), default=0.0)
+        return "found" if top >= model.found else "low_confidence" if top >= model.low else "no_match"
+
+    def shares(queries: list[Asked]) -> str:
+        bands = [band(a) for a in queries]
+        return ", ".join(
+            f"{b} {bands.count(b) / len(bands):.1%}" for b in ("found", "low_confidence", "no_match")
+        )
+
+    all_unrelated = [a for a in asked if a.negative]
+    print(f"\nbands (score: found >= {model.found}, low_confidence >= {model.low}):")
+    print(f"  answerable (test):       {shares(test)}")
+    print(f"  unrelated (test, {len(unrelated)}):   {shares(unrelated)}")
+    print(f"  unrelated (all {len(all_unrelated)}):     {shares(all_unrelated)}")
+    found_unrelated = [a.id for a in all_unrelated if band(a) == "found"]
+    print(f"  unrelated queries found: {len(found_unrelated)} {found_unrelated}")
+    right = [
+        a
+        for a in test
+        if band(a) == "found" and by_model(model)(a)[:1] and by_model(model)(a)[0] in a.relevant
+    ]
+    found_test = [a for a in test if band(a) == "found"]
+    if found_test:
+        print(f"  first result right when found: {len(right) / len(found_test):.1%} of {len(found_test)}")
+
+    for name, (table, ece) in (
+        ("every candidate", reliability(test + unrelated, model)),
+        ("first result", top1_reliability(test + unrelated, model)),
+    ):
+        print(f"\ncalibration on the test split ({name}): ECE {ece:.3f}")
+        print(f"  {'bin':<9} {'n':>6} {'predicted':>10} {'observed':>9}")
+        for label, n, predicted, observed in table:
+            print(f"  {label:<9} {n:>6} {predicted:>10.3f} {observed:>9.3f}")
+
+    print("\nablation (refitted on train with or without the ingredient; test MRR@10):")
+    print(f"  {'model':<34} {'all':>7} {'hard':>7} {'no_match answerable':>20} {'no_match unrelated':>19}")
+    groups: dict[str, tuple[str, ...]] = {
+        "model as committed": MODEL_FEATURES,
+        "- task keys (experience)": tuple(f for f in MODEL_FEATURES if not f.startswith("task")),
+        "- keyword and field match": tuple(f for f in MODEL_FEATURES if not f.startswith("keyword")),
+        "- signal evidence": tuple(f for f in MODEL_FEATURES if f != "signal_evidence"),
+        "- quality prior": tuple(f for f in MODEL_FEATURES if f != "quality"),
+        "+ relative features (gaps, ranks)": FEATURES,
+        "similarity only": ("similarity",),
+    }
+    for label, features in groups.items():
+        refit = choose_thresholds(train, fit(train, features))
+        rank = by_model(refit)
+
+        def no_match(queries: list[Asked], m: FusionModel = refit) -> float:
+            tops = [max(probabilities(a, m), default=0.0) for a in queries]
+            return sum(t < m.low for t in tops) / len(tops)
+
+        print(
+            f"  {label:<34} {mrr(test, rank):>7.3f} {mrr([a for a in test if a.hard], rank):>7.3f}"
+            f" {no_match(test):>20.1%} {no_match(unrelated):>19.1%}"
+        )
 
 
 if __name__ == "__main__":

@@ -40,7 +40,9 @@ from app.models import (
     EvolutionEvent,
     Gene,
     GeneStatus,
+    GeneTaskKey,
     GeneVersion,
+    Trajectory,
     version_trajectories,
 )
 
@@ -220,6 +222,57 @@ class GeneRepository:
         if after is not None:
             stmt = stmt.where(GeneVersion.version > after)
         return (await self.session.scalars(stmt.order_by(GeneVersion.version).limit(limit))).all()
+
+    # --- task keys (experience expansion, app/genes/task_keys.py) -------------------------------------
+
+    async def task_key_hashes(self, gene_id: str, hashes: list[str]) -> set[str]:
+        rows = await self.session.execute(
+            select(GeneTaskKey.text_sha256).where(
+                GeneTaskKey.gene_id == gene_id, GeneTaskKey.text_sha256.in_(hashes)
+            )
+        )
+        return set(rows.scalars())
+
+    async def insert_task_keys(self, rows: list[dict[str, Any]]) -> None:
+        await self.session.execute(
+            pg_insert(GeneTaskKey)
+            .values(rows)
+            .on_conflict_do_nothing(constraint="uq_gene_task_keys_gene_text")
+        )
+
+    async def trajectory_tasks(self, trajectory_ids: Sequence[uuid.UUID]) -> list[str]:
+        rows = await self.session.execute(
+            select(Trajectory.task_description).where(Trajectory.id.in_(list(trajectory_ids)))
+        )
+        return list(rows.scalars())
+
+    async def stale_task_keys(self, model: str, limit: int) -> list[tuple[int, str]]:
+        rows = await self.session.execute(
+            select(GeneTaskKey.id, GeneTaskKey.description)
+            .where(GeneTaskKey.embedding_model != model)
+            .order_by(GeneTaskKey.id)
+            .limit(limit)
+        )
+        return [(int(key_id), str(description)) for key_id, description in rows.all()]
+
+    async def set_task_key_embeddings(self, vectors: list[tuple[int, list[float]]], model: str) -> None:
+        for key_id, vector in vectors:
+            await self.session.execute(
+                update(GeneTaskKey)
+                .where(GeneTaskKey.id == key_id)
+                .values(embedding=vector, embedding_model=model)
+            )
+
+    async def version_tasks(self) -> dict[str, list[str]]:
+        rows = await self.session.execute(
+            select(GeneVersion.gene_id, GeneVersion.task_description).where(
+                GeneVersion.task_description.is_not(None)
+            )
+        )
+        by_gene: dict[str, list[str]] = {}
+        for gene_id, description in rows.all():
+            by_gene.setdefault(str(gene_id), []).append(str(description))
+        return by_gene
 
 
 def _linked(role: EvidenceRole) -> ScalarSelect[Any]:

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.embeddings import EmbeddingService
 from app.genes.indexing import embedding_text, search_vector, signals_vector
 from app.genes.repository import GeneRepository
+from app.genes.task_keys import add_task_keys, add_trajectory_keys
 from app.gep.canonical import canonical_json
 from app.models import EventKind, EvidenceRole, Gene, GeneVersion, Trajectory
 from app.schemas import Cost, TaskRef
@@ -154,6 +155,8 @@ class VersionWriter:
                 "signals_tsv": signals_vector(raw),
             }
         )
+        if source.task_description:
+            await add_task_keys(repo.session, self.embeddings, gene.id, "version", [source.task_description])
         await repo.point_gene_at(
             gene.id,
             {
@@ -170,6 +173,8 @@ class VersionWriter:
         self, version: GeneVersion, trajectory_ids: Sequence[uuid.UUID], role: EvidenceRole
     ) -> None:
         await self.repo.link_trajectories(version.id, trajectory_ids, role)
+        # The merged runs' tasks become search keys of the Gene: how users met the problem.
+        await add_trajectory_keys(self.repo.session, self.embeddings, version.gene_id, trajectory_ids)
 
     async def record(self, event: dict[str, Any]) -> int:
         """An evolution event: one change to a Gene, with what it did to the guards."""

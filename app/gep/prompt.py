@@ -16,7 +16,9 @@ from typing import Any
 
 _PIECES = re.compile(r"[A-Za-z0-9_]+|\S")
 
-# Fill order when the budget is tight: what makes a Gene usable comes first.
+# Fill order when the budget is tight: what makes a Gene usable comes first. Trimming follows it
+# strictly: a shorter guard never gets in while a strategy step is left out, nor a precondition while
+# a guard is, so a trimmed rendering is always a prefix of this order.
 SECTION_PRIORITY = ("strategy", "avoid", "preconditions", "validation")
 _HEADINGS = {
     "preconditions": "Applies when:",
@@ -66,8 +68,12 @@ def render(document: Mapping[str, Any], *, version: int, max_tokens: int) -> Ren
     }
     kept: dict[str, list[str]] = {name: [] for name in _RENDER_ORDER}
     omitted: dict[str, int] = {}
+    cut = False  # once a section is cut short, every section after it in priority is left out whole
     for name in SECTION_PRIORITY:
         items = sections[name]
+        if cut:
+            omitted[name] = len(items)
+            continue
         heading_cost = estimate_tokens(_HEADINGS[name]) if items else 0
         for position, item in enumerate(items):
             cost = estimate_tokens(_item_line(name, position + 1, item)) + (
@@ -76,6 +82,7 @@ def render(document: Mapping[str, Any], *, version: int, max_tokens: int) -> Ren
             if used + cost > max_tokens:
                 # Strategy steps are ordered: a later step without the earlier ones would mislead.
                 omitted[name] = len(items) - position
+                cut = True
                 break
             kept[name].append(item)
             used += cost

@@ -33,10 +33,21 @@ class SignalPattern:
     alternatives: tuple[str, ...]
 
     def matches(self, signal: str) -> bool:
+        return self.match(signal) is not None
+
+    def match(self, signal: str) -> str | None:
+        """The text of `signal` the pattern hit (the regex's match, or the alternative found), or None."""
         if self.regex is not None:
-            return self.regex.search(signal) is not None
+            found = self.regex.search(signal)
+            return None if found is None else str(found.group(0))
         lowered = signal.lower()
-        return any(alt in lowered for alt in self.alternatives)
+        for alt in self.alternatives:
+            at = lowered.find(alt)
+            if at >= 0:
+                # The consumer's own spelling (ModuleNotFoundError, not modulenotfounderror) when the
+                # lowercasing kept the length, so that the hit's shape can be judged.
+                return signal[at : at + len(alt)] if len(lowered) == len(signal) else alt
+        return None
 
 
 def _options(flags: str) -> Any:
@@ -85,12 +96,47 @@ def validate_patterns(patterns: Iterable[str]) -> None:
 
 def matching_patterns(patterns: Iterable[str], signals: list[str]) -> list[str]:
     """The Gene's patterns that hit at least one signal; its length is GEP's selection score."""
+    return [hit.pattern for hit in pattern_hits(patterns, signals)]
+
+
+@dataclass(frozen=True)
+class Hit:
+    pattern: str  # the Gene's signals_match entry
+    matched: str  # the longest text of any consumer signal it hit
+
+
+def pattern_hits(patterns: Iterable[str], signals: list[str]) -> list[Hit]:
+    """Like matching_patterns, with what each pattern matched: the evidence a hit carries is in that text."""
     hits = []
     for source in patterns:
         try:
             pattern = parse_pattern(source)
         except InvalidSignalPattern:
             continue
-        if any(pattern.matches(signal) for signal in signals):
-            hits.append(source)
+        matched = [text for text in (pattern.match(signal) for signal in signals) if text is not None]
+        if matched:
+            hits.append(Hit(source, max(matched, key=len)))
     return hits
+
+
+_WORDS = re.compile(r"\w+")
+# An identifier or code rather than a word: CamelCase inside, digits, or joined by . _ : / -
+# (ModuleNotFoundError, E0502, asyncio.TimeoutError, lock-frontend).
+_IDENTIFIER = re.compile(r"[a-z][A-Z]|\d|\w[._:/-]\w")
+_CAPITALS = re.compile(r"[A-Z]{4,}")
+
+
+def hit_shape(matched: str) -> float:
+    """How much the form of the matched text says, before any corpus statistics (0..1).
+
+    An exact error message (three or more words) or an identifier is strong evidence; two ordinary
+    words or a word in capitals are some; a single dictionary word such as `timeout` or `error` is
+    weak, however rare it happens to be in a small registry.
+    """
+    words = _WORDS.findall(matched)
+    if len(words) >= 3 or _IDENTIFIER.search(matched.strip()):
+        return 1.0
+    # Two words, or one in capitals: ERESOLVE and ETIMEDOUT are codes, but TIMEOUT is a word shouted.
+    if len(words) == 2 or _CAPITALS.search(matched):
+        return 0.6
+    return 0.3

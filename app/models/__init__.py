@@ -7,7 +7,7 @@ from app.models.base import Base
 from app.models.evolution_event import EventKind, EvolutionEvent
 from app.models.feed import FeedEvent
 from app.models.gene import Gene, GeneStatus
-from app.models.gene_version import GeneVersion, ProvenanceKind
+from app.models.gene_version import GeneTaskKey, GeneVersion, ProvenanceKind
 from app.models.guard import Guard, GuardState, guard_backers, guard_evidence
 from app.models.idempotency_key import TrajectoryKey
 from app.models.outcome import GeneQuality, GeneStatusChange, Outcome, ProducerReputation
@@ -32,6 +32,7 @@ __all__ = [
     "GeneQuality",
     "GeneStatus",
     "GeneStatusChange",
+    "GeneTaskKey",
     "GeneVersion",
     "Guard",
     "GuardState",

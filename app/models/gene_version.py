@@ -101,3 +101,27 @@ class GeneVersion(Base):
     # The version the registry served at time T is the one with valid_from <= T < valid_to.
     valid_from: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     valid_to: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class GeneTaskKey(Base):
+    """A way a task was phrased by someone the Gene helped: a search key beside the Gene's own text.
+
+    One row per distinct task description of the Gene's versions (`version`) and of the verified
+    trajectories merged into it (`trajectory`); search scores a Gene by the best cosine between the
+    query and these vectors (app/search/service.py, experience expansion).
+    """
+
+    __tablename__ = "gene_task_keys"
+    __table_args__ = (
+        UniqueConstraint("gene_id", "text_sha256", name="uq_gene_task_keys_gene_text"),
+        CheckConstraint("source IN ('version', 'trajectory')", name="source_valid"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    gene_id: Mapped[str] = mapped_column(ForeignKey("genes.id", ondelete="CASCADE"), nullable=False)
+    source: Mapped[str] = mapped_column(Text, nullable=False)
+    text_sha256: Mapped[str] = mapped_column(Text, nullable=False)
+    description: Mapped[str] = mapped_column(Text, nullable=False)
+    embedding: Mapped[list[float]] = mapped_column(Vector(EMBEDDING_DIM), nullable=False)
+    embedding_model: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[datetime] = utcnow_column()

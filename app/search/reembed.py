@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.embeddings import EmbeddingService
 from app.genes.indexing import embedding_text
 from app.genes.repository import GeneRepository
+from app.genes.task_keys import refresh_task_keys
 
 BATCH = 256
 
@@ -35,6 +36,8 @@ async def reembed(
             repo = GeneRepository(session)
             batch = await repo.versions_to_embed(model, after_id=after, limit=BATCH)
             if not batch:
+                # Then the Genes' task keys (experience expansion): stale vectors, and versions without one.
+                await refresh_task_keys(sessionmaker, embeddings)
                 return done
             vectors = await embeddings.embed_texts([embedding_text(document) for _, document in batch])
             await repo.set_embeddings(

@@ -20,7 +20,7 @@ parameter there, the planner guesses 10 % of the table and prefers a full sort t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -52,7 +52,9 @@ SELECT v.id, v.gene_id, v.version, v.asset_id, v.producer_model, v.provenance_ki
        1 - (v.embedding <=> %(qvec)s) AS similarity,
        vec_r.r AS vector_rank,
        qa.lower_bound AS quality_all, qm.lower_bound AS quality_model, coalesce(qm.demoted, false) AS demoted,
-       pr.successes AS producer_successes, pr.failures AS producer_failures
+       pr.successes AS producer_successes, pr.failures AS producer_failures,
+       (SELECT max(1 - (k.embedding <=> %(qvec)s)) FROM gene_task_keys k WHERE k.gene_id = v.gene_id)
+         AS task_similarity
 FROM candidates c
 JOIN gene_versions v ON v.id = c.id
 JOIN genes g ON g.id = v.gene_id
@@ -61,6 +63,16 @@ LEFT JOIN gene_quality qa ON qa.gene_id = v.gene_id AND qa.consumer_model = ''
 LEFT JOIN gene_quality qm ON qm.gene_id = v.gene_id AND qm.consumer_model = %(consumer_model)s
 LEFT JOIN producer_reputation pr ON pr.producer_model = v.producer_model
 """
+
+
+@dataclass
+class Lexical:
+    """What the keyword and signal stages found: ranks per version id, and the keyword stage's ts_rank."""
+
+    keyword: dict[int, int] = field(default_factory=dict)
+    signals: dict[int, int] = field(default_factory=dict)
+    keyword_score: dict[int, float] = field(default_factory=dict)
+    keyword_headline: dict[int, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -109,6 +121,38 @@ class SearchRepository:
             await cursor.execute(sql, params)
             return await cursor.fetchall()
 
+    async def task_family_known(self, family: str) -> bool:
+        rows = await self._rows(
+            "SELECT EXISTS (SELECT 1 FROM genes WHERE task_family = %(family)s) AS known", {"family": family}
+        )
+        return bool(rows[0]["known"])
+
+    async def task_families(self) -> list[str]:
+        rows = await self._rows(
+            "SELECT DISTINCT task_family FROM genes WHERE task_family IS NOT NULL ORDER BY task_family", {}
+        )
+        return [str(row["task_family"]) for row in rows]
+
+    async def signal_frequencies(self, texts: list[str]) -> tuple[int, dict[str, int]]:
+        """The number of current Genes, and for each text the document frequency of its rarest signal word.
+
+        Frequencies are those of the Genes' signal words (signal_term_stats); a word newer than the last
+        refresh counts 0 (rare), and a text with no word is left out.
+        """
+        rows = await self._rows(
+            """SELECT (SELECT coalesce(max(n), 0) FROM search_corpus_size) AS n, t.text,
+                      min(coalesce(s.ndoc, 0)) AS df
+               FROM unnest(%(texts)s::text[]) AS t(text)
+               CROSS JOIN LATERAL unnest(to_tsvector('simple', t.text)) AS w
+               LEFT JOIN signal_term_stats s ON s.lexeme = w.lexeme
+               GROUP BY t.text""",
+            {"texts": texts},
+        )
+        if not rows:
+            size = await self._rows("SELECT coalesce(max(n), 0) AS n FROM search_corpus_size", {})
+            return int(size[0]["n"]), {}
+        return int(rows[0]["n"]), {str(row["text"]): int(row["df"]) for row in rows}
+
     async def filtered_count(self, filters: Filters, limit: int) -> int:
         sql = (
             "SELECT count(*) AS n FROM (SELECT 1 FROM gene_versions v JOIN genes g ON g.id = v.gene_id"
@@ -119,27 +163,30 @@ class SearchRepository:
 
     async def lexical(
         self, *, keyword_text: str | None, signal_text: str | None, filters: Filters, per_stage: int
-    ) -> dict[str, dict[int, int]]:
+    ) -> Lexical:
         """Keyword and signal candidates with their ranks; needs no embedding, so it runs meanwhile."""
         where, limit = filters.sql(), int(per_stage)
         parts = []
         if keyword_text:
+            # headline: the same rank over the A-weighted fields only (summary and signals).
             parts.append(f"""
-              (SELECT 'keyword' AS stage, id, rank() OVER (ORDER BY score DESC) AS r FROM (
-                 SELECT v.id, ts_rank(v.search_tsv, q.query) AS score
+              (SELECT 'keyword' AS stage, id, rank() OVER (ORDER BY score DESC) AS r, score, headline FROM (
+                 SELECT v.id, ts_rank(v.search_tsv, q.query) AS score,
+                        ts_rank('{{0,0,0,1}}', v.search_tsv, q.query) AS headline
                  FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
                       (SELECT {_rare_terms("english", "search_term_stats", "kwq")} AS query) q
                  WHERE {where} AND q.query IS NOT NULL AND v.search_tsv @@ q.query
                  ORDER BY score DESC, v.id LIMIT {limit}) kw)""")
         if signal_text:
             parts.append(f"""
-              (SELECT 'signals' AS stage, id, rank() OVER (ORDER BY score DESC) AS r FROM (
+              (SELECT 'signals' AS stage, id, rank() OVER (ORDER BY score DESC) AS r, score,
+                      0::real AS headline FROM (
                  SELECT v.id, ts_rank(v.signals_tsv, q.query) AS score
                  FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
                       (SELECT {_rare_terms("simple", "signal_term_stats", "sigq")} AS query) q
                  WHERE {where} AND q.query IS NOT NULL AND v.signals_tsv @@ q.query
                  ORDER BY score DESC, v.id LIMIT {limit}) sig)""")
-        found: dict[str, dict[int, int]] = {"keyword": {}, "signals": {}}
+        found = Lexical()
         if not parts:
             return found
         params = {
@@ -149,7 +196,13 @@ class SearchRepository:
             "budget": POSTING_BUDGET,
         }
         for row in await self._rows(" UNION ALL ".join(parts), params):
-            found[row["stage"]][int(row["id"])] = int(row["r"])
+            version_id = int(row["id"])
+            if row["stage"] == "keyword":
+                found.keyword[version_id] = int(row["r"])
+                found.keyword_score[version_id] = float(row["score"])
+                found.keyword_headline[version_id] = float(row["headline"])
+            else:
+                found.signals[version_id] = int(row["r"])
         return found
 
     async def candidates(
@@ -200,7 +253,7 @@ class SearchRepository:
 
 # Any constant works, as long as every Genebank process uses the same one.
 REFRESH_LOCK_KEY = 0x67656E66
-TERM_STATS_VIEWS = ("search_term_stats", "signal_term_stats")
+TERM_STATS_VIEWS = ("search_term_stats", "signal_term_stats", "search_corpus_size")
 
 
 async def refresh_term_stats(conn: psycopg.AsyncConnection[Any]) -> bool:

@@ -15,7 +15,7 @@ router = APIRouter(prefix="/v1", tags=["search"], route_class=JSONRoute)
 
 @router.post("/search", response_model=SearchResponse)
 async def search(body: SearchRequest, request: Request) -> SearchResponse:
-    """Hybrid search (vector + full text + signals, fused by reciprocal rank), with a relevance band."""
+    """Hybrid search (vector + full text + signals, scored by a calibrated model), with a relevance band."""
     state = runtime(request)
     async with read_connection(request) as conn:
         answer = await search_service.search(conn, body, state.embeddings, state.settings)

@@ -10,6 +10,8 @@ from app.gep.document import NotBlank, Signal
 from app.schemas import Name, ProvenanceKindName, StrictModel, TaskFamily
 
 Band = Literal["found", "low_confidence", "no_match"]
+# `weak`: under the low_confidence floor, only returned when the request sets include_weak.
+Confidence = Literal["found", "low_confidence", "weak"]
 QueryText = Annotated[str, StringConstraints(max_length=4000), NotBlank]
 GeneStatusName = Literal["candidate", "promoted", "deprecated"]
 
@@ -38,6 +40,9 @@ class SearchRequest(SearchFilters):
     k: int = Field(default=10, ge=1, le=50)
     cursor: Annotated[str, StringConstraints(max_length=512)] | None = None
     explain: bool = False
+    include_weak: bool = Field(
+        default=False, description="also return results under the low_confidence floor (confidence `weak`)"
+    )
 
     @model_validator(mode="after")
     def _something_to_search(self) -> SearchRequest:
@@ -48,30 +53,32 @@ class SearchRequest(SearchFilters):
 
 class StageRank(BaseModel):
     rank: int
-    contribution: float
 
 
 class Explanation(BaseModel):
-    """How a score was made: the parts add up to `score`; the stage contributions to `relevance`."""
+    """How a score was made: score = answerable / (1 + exp(-logit)); `contributions` add up to the logit."""
 
-    stages: dict[str, StageRank] = Field(description="rank in each retrieval stage and its RRF share")
-    relevance: float = Field(description="fused reciprocal-rank relevance, 0..1")
+    stages: dict[str, StageRank] = Field(description="rank in each retrieval stage that found the Gene")
+    features: dict[str, float] = Field(description="the fusion model's inputs (docs/search.md)")
+    contributions: dict[str, float] = Field(
+        description="weight × feature per feature, the bias, and the recalibration (rescale, lead, offset)"
+    )
+    answerable: float = Field(
+        description="estimated probability that the registry holds a right Gene for this query at all"
+    )
     quality: float = Field(
         description="lower quantile of the success posterior (before any report: the producer-based prior)"
     )
-    freshness: float = Field(description="exp(-age / half-life) of the current version")
-    parts: dict[str, float] = Field(
-        description="relevance, quality, provenance and freshness parts of the score"
-    )
+    freshness: float = Field(description="exp(-age / half-life) of the current version (not scored)")
 
 
 class SearchResult(BaseModel):
     gene_id: str
     asset_id: str
     version: int
-    score: float
+    score: float = Field(description="calibrated probability that this is the right Gene for the query")
     similarity: float = Field(description="cosine similarity of query and Gene embeddings")
-    confidence: Literal["found", "low_confidence"]
+    confidence: Confidence
     summary: str | None
     category: str
     task_family: str | None
@@ -106,9 +113,12 @@ class MatchedGene(BaseModel):
     version: int
     score: float
     similarity: float
-    confidence: Literal["found", "low_confidence"]
+    confidence: Confidence
     tokens: int
     truncated: bool
+    omitted: dict[str, int] = Field(
+        description="items left out to stay within the budget, per section (as GET /v1/genes/{id}/prompt)"
+    )
     text: str
 
 

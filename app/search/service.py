@@ -1,25 +1,23 @@
-"""Hybrid search: three retrieval stages fused by reciprocal rank, then re-ranked by priors.
+"""Hybrid search: three retrieval stages, then one learned model scores every candidate.
 
-score = 0.80·relevance + 0.15·quality + 0.02·provenance + 0.03·freshness, where
-- relevance is the weighted reciprocal-rank fusion, Σ w_stage / (10 + rank), of the vector
-  (w 1.0), keyword (w 0.3) and signal (w 0.5) stages, divided by its maximum for the stages in
-  play, so it lies in 0..1;
-- quality is the lower quantile of the Gene's success posterior (app/outcomes/quality.py): for the
-  consumer's model when it has reported on this Gene, for all models otherwise, and before any
-  report the prior from the producer's reputation;
-- provenance is 1 for verified trajectories, 0.5 for manual Genes, 0 for reference solutions;
-- freshness is exp(-ln 2 · age / half-life) of the current version.
-Relevance dominates by design: priors order Genes that are about equally relevant, and proven
-quality (a lower bound of 0.8 against an unreported Gene's 0.2) can lift a Gene over a neighbour one
-rank ahead of it in every stage, not over one that is clearly more relevant. The constants
-were chosen on bench/data (bench/search_quality.py), where the vector stage is the strongest single
-stage. A Gene shown to hurt the consumer's model (negative transfer) ranks after every other result
-and is never matched.
+Stages (app/search/repository.py): vector (HNSW cosine), keyword (full text over the query's rare terms)
+and signals (Genes sharing a rare signal word). Every candidate of any stage is then described by a few
+features (app/search/fusion.py: similarity, the best similarity to the Gene's task keys, keyword scores
+and the summary/signals field match, ranks, signal evidence, quality) and a logistic model fitted on the
+training split of bench/data (bench/search_fit.py) turns them into `score`: the estimated probability
+that this Gene is the right one for the query. It is calibrated, so comparable across queries: a score
+of 0.8 means right about four times in five, whatever the query.
 
-A Gene is `found` when its cosine similarity to the query reaches `search_found_similarity`, or
-when one of its signal patterns hits and the similarity reaches `search_low_similarity`; it is
-`low_confidence` otherwise. The band is the best confidence among the results; when no result
-reaches `search_low_similarity` the band is `no_match` and no result is returned.
+Signal evidence is the specificity of the strongest signal hit: the shape of the text it matched (an
+identifier or an error message counts fully, one plain word such as `timeout` little) times its IDF over
+the Genes' signal words, so a broad word cannot lift an unrelated query.
+
+A result is `found` when its score reaches the model's `found` threshold, `low_confidence` when it
+reaches `low`; results under `low` are not returned unless `include_weak` asks for them (then as
+`weak`). The thresholds were chosen on the training split (bench/search_fit.py) and can be overridden
+(GENEBANK_SEARCH_FOUND_SCORE, GENEBANK_SEARCH_LOW_SCORE). The response's band is its best result's;
+with nothing at `low` or above it is `no_match`. A Gene shown to hurt the consumer's model (negative
+transfer) ranks after every other result and is never matched.
 """
 
 from __future__ import annotations
@@ -28,22 +26,26 @@ import asyncio
 import hashlib
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
 import psycopg
 
 from app.config import Settings
 from app.embeddings import EmbeddingService
+from app.errors import ValidationFailed
 from app.gep.prompt import BudgetTooSmall, render
-from app.gep.signals import matching_patterns
+from app.gep.signals import Hit, hit_shape, pattern_hits
 from app.outcomes.quality import Evidence, posterior
 from app.schemas import CursorCodec, CursorModel, InvalidCursor
-from app.search.repository import EXACT_SCAN_LIMIT, Filters, SearchRepository
+from app.search.fusion import FusionModel, fitted_model
+from app.search.repository import EXACT_SCAN_LIMIT, Filters, Lexical, SearchRepository
 from app.search.schemas import (
     Band,
+    Confidence,
     Explanation,
     MatchedGene,
     MatchRequest,
@@ -55,12 +57,28 @@ from app.search.schemas import (
     StageRank,
 )
 
-RRF_K = 10
-STAGE_WEIGHTS = {"vector": 1.0, "keyword": 0.3, "signals": 0.5}
-WEIGHTS = {"relevance": 0.80, "quality": 0.15, "provenance": 0.02, "freshness": 0.03}
-PROVENANCE_VALUE = {"verified_trajectory": 1.0, "manual": 0.5, "reference": 0.0}
 DEFAULT_STATUSES = ["candidate", "promoted"]
+# Always valid as a filter, even before any Gene of the family is published.
+RESEARCH_TASK_FAMILIES = ("agent_environment", "code_generation", "math_reasoning", "rule_following")
 MAX_OFFSET = 200
+
+
+# A signal hit this specific (hit_shape × signal_idf) vouches for a Gene the text only half matches: an
+# identifier or message the Genes seldom carry; one word, even a rare one in capitals, never does.
+SPECIFIC_SIGNAL = 0.6
+
+
+def signal_idf(size: int, frequency: int | None) -> float:
+    """ln((N + 1) / (df + 0.5)) / ln(N + 1), in 0..1: near 1 for a word one Gene has, less as more do.
+
+    Before the statistics know any Gene (N = 0) every hit counts fully; a matched text with no word
+    (punctuation only) counts half.
+    """
+    if size <= 0:
+        return 1.0
+    if frequency is None:
+        return 0.5
+    return min(1.0, max(0.0, math.log((size + 1) / (frequency + 0.5)) / math.log(size + 1)))
 
 
 class SearchCursor(CursorModel):
@@ -72,33 +90,28 @@ SEARCH_CURSOR = CursorCodec(SearchCursor)
 
 
 @dataclass
-class _Parts:
-    stages: dict[str, tuple[int, float]]
-    relevance: float
-    quality: float
-    freshness: float
-    parts: dict[str, float]
-
-    def model(self) -> Explanation:
-        return Explanation(
-            stages={
-                name: StageRank(rank=rank, contribution=share) for name, (rank, share) in self.stages.items()
-            },
-            relevance=self.relevance,
-            quality=self.quality,
-            freshness=self.freshness,
-            parts=self.parts,
-        )
-
-
-@dataclass
 class Scored:
     row: dict[str, Any]
     score: float
     similarity: float
-    confidence: Literal["found", "low_confidence"]
+    confidence: Confidence
     signal_hits: list[str]
-    explanation: _Parts
+    features: dict[str, float]
+    lead: float
+    answerable: float
+    stages: dict[str, int]
+    quality: float
+    freshness: float
+
+    def explanation(self, model: FusionModel) -> Explanation:
+        return Explanation(
+            stages={name: StageRank(rank=rank) for name, rank in self.stages.items()},
+            features=self.features,
+            contributions=model.contributions(self.features, self.lead),
+            answerable=self.answerable,
+            quality=self.quality,
+            freshness=self.freshness,
+        )
 
 
 @lru_cache(maxsize=1024)
@@ -124,6 +137,42 @@ def _filters(request: SearchFilters) -> Filters:
     )
 
 
+def candidate_features(
+    rows: list[dict[str, Any]],
+    found: Lexical,
+    evidence: dict[int, float],
+    quality: Callable[[dict[str, Any]], float],
+) -> dict[int, dict[str, float]]:
+    """The fusion model's features of every candidate (app/search/fusion.py), by version id."""
+    if not rows:
+        return {}
+    similarity = {int(r["id"]): float(r["similarity"]) for r in rows}
+    task = {
+        int(r["id"]): similarity[int(r["id"])]
+        if r["task_similarity"] is None
+        else float(r["task_similarity"])
+        for r in rows
+    }
+    best_similarity, best_task = max(similarity.values()), max(task.values())
+    out = {}
+    for row in rows:
+        version_id = int(row["id"])
+        keyword_rank = found.keyword.get(version_id)
+        out[version_id] = {
+            "similarity": similarity[version_id],
+            "similarity_gap": similarity[version_id] - best_similarity,
+            "task_similarity": task[version_id],
+            "task_gap": task[version_id] - best_task,
+            "keyword": found.keyword_score.get(version_id, 0.0),
+            "keyword_headline": found.keyword_headline.get(version_id, 0.0),
+            "keyword_rr": 1.0 / keyword_rank if keyword_rank else 0.0,
+            "vector_rr": 1.0 / int(row["vector_rank"]) if row["vector_rank"] else 0.0,
+            "signal_evidence": evidence.get(version_id, 0.0),
+            "quality": quality(row),
+        }
+    return out
+
+
 class SearchService:
     async def search(
         self,
@@ -144,11 +193,15 @@ class SearchService:
             embeddings=embeddings,
             settings=settings,
         )
+        model = self.model(settings)
+        band = self._band(scored)
+        if not request.include_weak:
+            scored = [item for item in scored if item.confidence != "weak"]
         page = scored[offset : offset + request.k]
         more = len(scored) > offset + request.k and offset + request.k < MAX_OFFSET
         return SearchResponse(
-            band=self._band(scored),
-            results=[self._result(item, request.explain) for item in page],
+            band=band,
+            results=[self._result(item, model if request.explain else None) for item in page],
             next_cursor=SEARCH_CURSOR.encode(SearchCursor(offset=offset + request.k, search=fingerprint))
             if more
             else None,
@@ -173,7 +226,9 @@ class SearchService:
             settings=settings,
         )
         # A Gene that made this consumer model do worse than without it is never handed to it.
-        chosen = [item for item in scored if not item.row["demoted"]][: request.k]
+        chosen = [item for item in scored if not item.row["demoted"] and item.confidence != "weak"][
+            : request.k
+        ]
         documents = await SearchRepository(conn).documents([int(item.row["id"]) for item in chosen])
         genes: list[MatchedGene] = []
         remaining = request.max_tokens
@@ -197,6 +252,7 @@ class SearchService:
                     confidence=item.confidence,
                     tokens=rendered.tokens,
                     truncated=rendered.truncated,
+                    omitted=rendered.omitted,
                     text=rendered.text,
                 )
             )
@@ -221,10 +277,12 @@ class SearchService:
     ) -> list[Scored]:
         filters = _filters(request)
         repo = SearchRepository(conn)
+        if filters.task_family is not None:
+            await self._check_task_family(repo, filters.task_family)
         text = query_text(query, signals)
         per_stage = max(settings.search_candidates, want + 10)
 
-        async def lexical() -> tuple[dict[str, dict[int, int]], bool]:
+        async def lexical() -> tuple[Lexical, bool]:
             # Runs on the connection while the query is being embedded in the embedder's thread.
             exact = filters.narrowing and (
                 await repo.filtered_count(filters, EXACT_SCAN_LIMIT + 1) <= EXACT_SCAN_LIMIT
@@ -241,65 +299,95 @@ class SearchService:
         try:
             vector = await embeddings.embed_query(text)
         finally:
-            lexical_ranks, exact = await lexical_task
+            found, exact = await lexical_task
         rows = await repo.candidates(
             query_vector=vector,
-            extra_ids=sorted(set(lexical_ranks["keyword"]) | set(lexical_ranks["signals"])),
+            extra_ids=sorted(set(found.keyword) | set(found.signals)),
             filters=filters,
             per_stage=per_stage,
             exact=exact,
             consumer_model=consumer_model,
         )
-        stages = (
-            ["vector"] + (["keyword"] if lexical_ranks["keyword"] else []) + (["signals"] if signals else [])
-        )
-        best_possible = sum(STAGE_WEIGHTS[stage] for stage in stages) / (RRF_K + 1)
-        hits = {int(row["id"]): matching_patterns(row["signals_match"] or [], signals) for row in rows}
+        all_hits = {int(row["id"]): pattern_hits(row["signals_match"] or [], signals) for row in rows}
+        evidence = await self._signal_evidence(repo, all_hits)
+        hits = {version_id: [hit.pattern for hit in found] for version_id, found in all_hits.items()}
         signal_order = sorted(
             (row for row in rows if hits[int(row["id"])]),
-            key=lambda row: (-len(hits[int(row["id"])]), -float(row["similarity"]), row["gene_id"]),
+            key=lambda row: (-evidence[int(row["id"])], -float(row["similarity"]), row["gene_id"]),
         )
         signal_rank = {int(row["id"]): rank for rank, row in enumerate(signal_order, start=1)}
+        baseline = self._unreported_quality(settings)
+        features = candidate_features(
+            rows, found, evidence, lambda row: self._quality(row, settings) - baseline
+        )
+        model = self.model(settings)
+        ids = [int(row["id"]) for row in rows]
+        # A Gene demoted for this consumer model is no option for it, so it does not compete with the
+        # others for the lead; it is scored against all candidates.
+        usable = [int(row["id"]) for row in rows if not row["demoted"]]
+        answerable = model.answerable([features[i] for i in ids])
+        leads: dict[int, float] = {}
+        probabilities: dict[int, float] = {}
+        for group in (ids, usable):
+            bases = [model.base(features[version_id]) for version_id in group]
+            for version_id, base, lead in zip(group, bases, model.leads(bases), strict=True):
+                leads[version_id] = lead
+                probabilities[version_id] = answerable * model.given_answerable(base, lead)
         now = datetime.now(UTC)
         half_life = settings.search_freshness_half_life_days
         scored = []
         for row in rows:
             version_id = int(row["id"])
-            similarity = float(row["similarity"])
-            row_hits = hits[version_id]
-            confidence = self._confidence(similarity, bool(row_hits), settings)
-            quality = self._quality(row, settings)
+            described = features[version_id]
+            quality = described["quality"] + baseline
             if request.min_quality is not None and quality < request.min_quality:
                 continue
+            score = probabilities[version_id]
             ranks = {
                 "vector": row["vector_rank"],
-                "keyword": lexical_ranks["keyword"].get(version_id),
+                "keyword": found.keyword.get(version_id),
                 "signals": signal_rank.get(version_id),
             }
-            # Plain (rank, share) pairs: an Explanation model is only built for results that show it.
-            stage_ranks = {
-                stage: (int(rank), STAGE_WEIGHTS[stage] / (RRF_K + int(rank)))
-                for stage, rank in ranks.items()
-                if stage in stages and rank is not None
-            }
-            relevance = sum(share for _, share in stage_ranks.values()) / best_possible
             age_days = max(0.0, (now - row["valid_from"]).total_seconds() / 86400)
-            freshness = math.exp(-math.log(2) * age_days / half_life)
-            parts = {
-                "relevance": WEIGHTS["relevance"] * relevance,
-                "quality": WEIGHTS["quality"] * quality,
-                "provenance": WEIGHTS["provenance"] * PROVENANCE_VALUE.get(row["provenance_kind"], 0.0),
-                "freshness": WEIGHTS["freshness"] * freshness,
-            }
-            score = sum(parts.values())
-            explanation = _Parts(stage_ranks, relevance, quality, freshness, parts)
-            scored.append(Scored(row, score, similarity, confidence, row_hits, explanation))
-        if not any(item.similarity >= settings.search_low_similarity for item in scored):
-            return []  # nothing plausible: say so rather than offer the least bad Gene
+            scored.append(
+                Scored(
+                    row=row,
+                    score=score,
+                    similarity=float(row["similarity"]),
+                    confidence=self._confidence(score, model),
+                    signal_hits=hits[version_id],
+                    features=described,
+                    lead=leads[version_id],
+                    answerable=answerable,
+                    stages={stage: int(rank) for stage, rank in ranks.items() if rank is not None},
+                    quality=quality,
+                    freshness=math.exp(-math.log(2) * age_days / half_life),
+                )
+            )
         scored.sort(
             key=lambda item: (item.row["demoted"], -item.score, -item.similarity, item.row["gene_id"])
         )
         return scored
+
+    @staticmethod
+    async def _check_task_family(repo: SearchRepository, family: str) -> None:
+        """A task family no Gene has is far more often a typo than a question: say so, with the valid ones."""
+        if family in RESEARCH_TASK_FAMILIES or await repo.task_family_known(family):
+            return
+        valid = sorted(set(RESEARCH_TASK_FAMILIES) | set(await repo.task_families()))
+        message = f"unknown task family {family!r}; valid: {', '.join(valid)}"
+        raise ValidationFailed(
+            f"task_family: {message}",
+            extra={
+                "errors": [{"loc": ["body", "task_family"], "msg": message, "type": "unknown_task_family"}],
+                "valid": valid,
+            },
+        )
+
+    @staticmethod
+    def _unreported_quality(settings: Settings) -> float:
+        """The quality of a Gene nobody reported on, whose producer is unknown: the quality feature's zero."""
+        return _prior_quality(0.5, settings.quality_prior_strength, settings.quality_lower_quantile)
 
     @staticmethod
     def _quality(row: dict[str, Any], settings: Settings) -> float:
@@ -315,23 +403,44 @@ class SearchService:
         return _prior_quality(round(prior, 3), settings.quality_prior_strength, level)
 
     @staticmethod
-    def _confidence(
-        similarity: float, signal_hit: bool, settings: Settings
-    ) -> Literal["found", "low_confidence"]:
-        if similarity >= settings.search_found_similarity:
+    def model(settings: Settings) -> FusionModel:
+        fitted = fitted_model()
+        found = fitted.found if settings.search_found_score is None else settings.search_found_score
+        low = fitted.low if settings.search_low_score is None else settings.search_low_score
+        if (found, low) == (fitted.found, fitted.low):
+            return fitted
+        return FusionModel(fitted.weights, fitted.bias, found=found, low=low)
+
+    @staticmethod
+    def _confidence(score: float, model: FusionModel) -> Confidence:
+        if score >= model.found:
             return "found"
-        if signal_hit and similarity >= settings.search_low_similarity:
-            return "found"
-        return "low_confidence"
+        return "low_confidence" if score >= model.low else "weak"
+
+    @staticmethod
+    async def _signal_evidence(repo: SearchRepository, hits: dict[int, list[Hit]]) -> dict[int, float]:
+        """Each candidate's strongest signal hit: its shape times its IDF over the Genes' signal words."""
+        texts = sorted({hit.matched for found in hits.values() for hit in found})
+        if not texts:
+            return dict.fromkeys(hits, 0.0)
+        size, frequencies = await repo.signal_frequencies(texts)
+        return {
+            version_id: max(
+                (hit_shape(hit.matched) * signal_idf(size, frequencies.get(hit.matched)) for hit in found),
+                default=0.0,
+            )
+            for version_id, found in hits.items()
+        }
 
     @staticmethod
     def _band(scored: list[Scored]) -> Band:
-        if not scored:
-            return "no_match"
-        return "found" if any(item.confidence == "found" for item in scored) else "low_confidence"
+        confidences = {item.confidence for item in scored}
+        if "found" in confidences:
+            return "found"
+        return "low_confidence" if "low_confidence" in confidences else "no_match"
 
     @staticmethod
-    def _result(item: Scored, explain: bool) -> SearchResult:
+    def _result(item: Scored, model: FusionModel | None) -> SearchResult:
         row = item.row
         return SearchResult(
             gene_id=row["gene_id"],
@@ -348,7 +457,7 @@ class SearchService:
             status=row["status"],
             signal_hits=item.signal_hits,
             demoted_for_consumer_model=bool(row["demoted"]),
-            explain=item.explanation.model() if explain else None,
+            explain=item.explanation(model) if model is not None else None,
         )
 
     @staticmethod

@@ -11,6 +11,7 @@ provenance (fixed seed, no network), runs the sanity checks below and writes bot
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import re
@@ -275,6 +276,78 @@ def check(genes: list[dict], qs: list[dict]) -> list[str]:
     return errors
 
 
+# --- hard queries and the train/test split -------------------------------------------------------------
+# Words that say nothing about a Gene, and a crude suffix stripper: enough to decide "shares a word".
+_STOP_WORDS = (
+    "a an the and or of to in on for with by at from is are was were be been it its this that these those"
+    " my our your we i you they he she them their as not no do does did so but if into than then there"
+    " here when while which what who how why can could should would will just only also any all each every"
+    " some more most very too up down out over under about after before again same other such own off via per"
+)
+_STOP = set(_STOP_WORDS.split())
+NEAR_DUPLICATE_JACCARD = 0.6  # a sibling Gene whose summary shares this share of words
+TEST_SHARE = 30  # percent of base problems whose queries form the test split
+
+
+def content_words(text: str) -> set[str]:
+    out = set()
+    for word in WORD.findall(text.lower()):
+        if word in _STOP or len(word) <= 2:
+            continue
+        for suffix in ("ing", "ed", "es", "s", "ly"):
+            if len(word) > 4 and word.endswith(suffix):
+                word = word[: -len(suffix)]
+                break
+        out.add(word)
+    return out
+
+
+def split_of(key: str) -> str:
+    return "test" if int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % 100 < TEST_SHARE else "train"
+
+
+def annotate(genes: list[dict], qs: list[dict]) -> None:
+    """Tag hard queries and give every query its split (by base problem, so no base is in both).
+
+    - `paraphrase`: the query (text and signals) shares no content word with the summary or the
+      signals_match of any Gene it is labelled with;
+    - `near_duplicate`: a Gene it is labelled with has a sibling (same base problem) whose summary shares
+      at least NEAR_DUPLICATE_JACCARD of its content words: only the deciding detail tells them apart.
+    """
+    by_id = {e["gene"]["id"]: e for e in genes}
+    siblings: dict[str, list[str]] = {}
+    for e in genes:
+        siblings.setdefault(e["_base"], []).append(e["gene"]["id"])
+
+    def summary_words(gene_id: str) -> set[str]:
+        return content_words(by_id[gene_id]["gene"]["summary"])
+
+    def headline_words(gene_id: str) -> set[str]:
+        gene = by_id[gene_id]["gene"]
+        return content_words(gene["summary"] + " " + " ".join(gene["signals_match"]))
+
+    def closest_sibling(gene_id: str) -> float:
+        own = summary_words(gene_id)
+        return max(
+            len(own & summary_words(s)) / len(own | summary_words(s))
+            for s in siblings[by_id[gene_id]["_base"]]
+            if s != gene_id
+        )
+
+    for q in qs:
+        relevant = [r for r in q["relevant"] if r in by_id]
+        if not relevant:
+            continue
+        asked = content_words(q["query"] + " " + " ".join(q["signals"]))
+        tags = []
+        if not any(asked & headline_words(r) for r in relevant):
+            tags.append("paraphrase")
+        if max(closest_sibling(r) for r in relevant) >= NEAR_DUPLICATE_JACCARD:
+            tags.append("near_duplicate")
+        q["hard"] = tags
+        q["split"] = split_of(by_id[relevant[0]]["_base"])
+
+
 def write_jsonl(path: Path, rows: list[dict]) -> None:
     with path.open("w", encoding="utf-8", newline="\n") as fh:
         for row in rows:
@@ -289,6 +362,7 @@ def main() -> int:
     genes = build_genes()
     qs = build_queries()
     errors = check(genes, qs)
+    annotate(genes, qs)
     for msg in errors:
         print("ERROR", msg, file=sys.stderr)
 
@@ -301,6 +375,15 @@ def main() -> int:
         print(f"  {f:18s} bases={fam_bases[f]:3d} genes={fam_genes[f]:4d} queries={fam_queries[f]:3d}")
     print(f"queries: {len(qs)} ({with_sig} with signals, {len(qs) - with_sig} without)")
     multi = sum(1 for q in qs if len(q["relevant"]) > 1)
+    hard = [q for q in qs if q.get("hard")]
+    print(
+        f"hard queries: {len(hard)} ({sum('paraphrase' in q['hard'] for q in hard)} paraphrases sharing no"
+        f" word with the Gene's summary and signals, {sum('near_duplicate' in q['hard'] for q in hard)}"
+        " near-duplicate)"
+    )
+    for split in ("train", "test"):
+        part = [q for q in qs if q.get("split") == split]
+        print(f"  {split}: {len(part)} queries, {sum(bool(q.get('hard')) for q in part)} hard")
     print(f"queries with more than one relevant gene: {multi}")
     if errors:
         print(f"{len(errors)} errors; nothing written", file=sys.stderr)

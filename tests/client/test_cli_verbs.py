@@ -37,7 +37,15 @@ def test_publish_search_get_and_report(live: Live, tmp_path: Path) -> None:
     )
     payload = {
         "gene": doc,
-        "provenance": {**BASE_PROVENANCE, "task": {**BASE_PROVENANCE["task"], "family": family}},
+        # The task the Gene came from is a search key of it, so it says what the Gene is about.
+        "provenance": {
+            **BASE_PROVENANCE,
+            "task": {
+                **BASE_PROVENANCE["task"],
+                "family": family,
+                "description": "docker compose up fails: a host port is already taken by another container",
+            },
+        },
     }
     source = tmp_path / "gene.json"
     source.write_text(json.dumps(payload))

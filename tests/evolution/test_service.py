@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import SYSTEM, Principal, Role
@@ -361,3 +361,23 @@ async def test_a_published_version_that_edits_avoid_is_followed(
         "Do not commit recorded cassettes with real tokens"
     ]
     assert {g["text"] for g in event[2]["guards_dropped"]} == {LIVE_API, PUBLISHED_GUARD}
+
+
+async def test_a_merged_runs_task_becomes_a_search_key_of_the_gene(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    """Experience expansion: the way the run's user phrased the problem is kept for search, once."""
+    await _publish(client)
+    phrased = "CI job for our API wrapper breaks whenever outbound network is blocked"
+    task = {"id": "code-0099", "family": "code_generation", "description": phrased}
+    result = await _run(session, embeddings, gene_id=GENE_ID, guards=[LIVE_API], task=task)
+    assert result.state == "merged" and result.new_version == 2
+    keys = (
+        await session.execute(
+            text("SELECT source, description FROM gene_task_keys WHERE gene_id = :g ORDER BY id"),
+            {"g": GENE_ID},
+        )
+    ).all()
+    published = publish_payload()["provenance"]["task"]["description"]
+    # The new version carries the published task again: no second key for the same text.
+    assert [(k.source, k.description) for k in keys] == [("version", published), ("trajectory", phrased)]

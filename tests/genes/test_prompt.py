@@ -65,3 +65,21 @@ async def test_prompt_endpoint(client: httpx.AsyncClient) -> None:
     assert too_small.json()["min_max_tokens"] > 2
     default = (await client.get("/v1/genes/gene_pytest_flaky_network/prompt")).json()
     assert default["truncated"] is False and default["max_tokens"] == 600
+
+
+def test_trimming_follows_strategy_guards_preconditions_validation_strictly() -> None:
+    """A later section never gets in while an earlier one is cut short, even if its items are shorter."""
+    doc = {
+        **gene_doc(),
+        "strategy": ["Step one is short", "Step two " + "is rather long and detailed " * 8],
+        "avoid": ["Short guard"],
+        "preconditions": ["Short precondition"],
+        "validation": ["pytest -q"],
+    }
+    full = render(doc, version=1, max_tokens=10_000)
+    cut_in_strategy = render(doc, version=1, max_tokens=full.tokens - 40)
+    assert cut_in_strategy.omitted == {"strategy": 1, "avoid": 1, "preconditions": 1, "validation": 1}
+    assert "Short guard" not in cut_in_strategy.text and "Step one" in cut_in_strategy.text
+    guards_kept = render(doc, version=1, max_tokens=full.tokens - 5)
+    assert guards_kept.omitted["strategy"] == 0 and guards_kept.omitted["avoid"] == 0
+    assert guards_kept.omitted["validation"] >= 1

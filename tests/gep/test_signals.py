@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from app.gep.signals import InvalidSignalPattern, matching_patterns, parse_pattern
+from app.gep.signals import InvalidSignalPattern, hit_shape, matching_patterns, parse_pattern, pattern_hits
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,32 @@ def test_catastrophic_regex_runs_in_linear_time() -> None:
     start = time.perf_counter()
     assert not pattern.matches("a" * 100_000 + "b")
     assert time.perf_counter() - start < 0.5
+
+
+@pytest.mark.parametrize(
+    ("matched", "shape"),
+    [
+        ("timeout", 0.3),
+        ("error", 0.3),
+        ("TIMEOUT", 0.6),
+        ("ERESOLVE", 0.6),
+        ("connection refused", 0.6),
+        ("ModuleNotFoundError", 1.0),
+        ("asyncio.TimeoutError", 1.0),
+        ("E0502", 1.0),
+        ("Could not get lock /var/lib/dpkg/lock", 1.0),
+    ],
+)
+def test_hit_shape_tells_words_from_identifiers_and_messages(matched: str, shape: float) -> None:
+    assert hit_shape(matched) == shape
+
+
+def test_pattern_hits_report_what_matched_in_the_consumers_spelling() -> None:
+    hits = pattern_hits(
+        ["ModuleNotFoundError", "/time.?out/i", "src layout|src-layout", "absent"],
+        ["ModuleNotFoundError: No module named 'app'", "Time out after 5s"],
+    )
+    assert [(h.pattern, h.matched) for h in hits] == [
+        ("ModuleNotFoundError", "ModuleNotFoundError"),
+        ("/time.?out/i", "Time out"),
+    ]

@@ -287,6 +287,7 @@ async def test_ranking_changes_as_outcomes_arrive(
     first = (await publish(producer, id="gene_mock_http_a"))["asset_id"]
     second = (await publish(producer, id="gene_mock_http_b"))["asset_id"]
     query = {"query": "pytest suite fails without network, mock the HTTP calls", "k": 2, "explain": True}
+    query["include_weak"] = True  # both Genes, however alike: the order is what is measured
 
     async def order() -> list[str]:
         results = (await producer.post("/v1/search", json=query)).json()["results"]

@@ -96,6 +96,7 @@ class AsyncClient:
         min_quality: float | None = None,
         explain: bool = False,
         cursor: str | None = None,
+        include_weak: bool = False,
     ) -> models.SearchResponse:
         """Hybrid search with a relevance band (`found`, `low_confidence`, `no_match`)."""
         return await self._send(
@@ -112,6 +113,7 @@ class AsyncClient:
                 min_quality=min_quality,
                 explain=explain,
                 cursor=cursor,
+                include_weak=include_weak,
             )
         )
 
@@ -129,6 +131,7 @@ class AsyncClient:
         status: Sequence[str] | None = None,
         min_quality: float | None = None,
         explain: bool = False,
+        include_weak: bool = False,
     ) -> AsyncIterator[models.SearchResult]:
         """Every result of a search, page after page (`k` per page) until the registry has no more."""
         cursor: str | None = None
@@ -146,6 +149,7 @@ class AsyncClient:
                 min_quality=min_quality,
                 explain=explain,
                 cursor=cursor,
+                include_weak=include_weak,
             )
             for item in page.results:
                 yield item

@@ -248,6 +248,7 @@ def search_call(
     min_quality: float | None,
     explain: bool | None,
     cursor: str | None,
+    include_weak: bool | None = None,
 ) -> Call[models.SearchResponse]:
     body = _body(
         query=query,
@@ -262,6 +263,7 @@ def search_call(
         min_quality=min_quality,
         explain=explain or None,
         cursor=cursor,
+        include_weak=include_weak or None,
     )
     return Call("POST", "/v1/search", _model(models.SearchResponse), body=body)
 

@@ -94,6 +94,7 @@ class Client:
         min_quality: float | None = None,
         explain: bool = False,
         cursor: str | None = None,
+        include_weak: bool = False,
     ) -> models.SearchResponse:
         """Hybrid search with a relevance band (`found`, `low_confidence`, `no_match`)."""
         return self._send(
@@ -110,6 +111,7 @@ class Client:
                 min_quality=min_quality,
                 explain=explain,
                 cursor=cursor,
+                include_weak=include_weak,
             )
         )
 
@@ -127,6 +129,7 @@ class Client:
         status: Sequence[str] | None = None,
         min_quality: float | None = None,
         explain: bool = False,
+        include_weak: bool = False,
     ) -> Iterator[models.SearchResult]:
         """Every result of a search, page after page (`k` per page) until the registry has no more."""
         cursor: str | None = None
@@ -144,6 +147,7 @@ class Client:
                 min_quality=min_quality,
                 explain=explain,
                 cursor=cursor,
+                include_weak=include_weak,
             )
             yield from page.results
             if not page.next_cursor:

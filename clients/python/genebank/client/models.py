@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Band = Literal["found", "low_confidence", "no_match"]
 TrajectoryState = Literal["pending", "merged", "rejected"]
@@ -25,15 +25,15 @@ class Model(BaseModel):
 
 class StageRank(Model):
     rank: int
-    contribution: float
 
 
 class Explanation(Model):
     stages: dict[str, StageRank]
-    relevance: float
+    features: dict[str, float]
+    contributions: dict[str, float]  # add up to the logit: score = answerable / (1 + exp(-sum))
+    answerable: float
     quality: float
     freshness: float
-    parts: dict[str, float]
 
 
 class SearchResult(Model):
@@ -42,7 +42,7 @@ class SearchResult(Model):
     version: int
     score: float
     similarity: float
-    confidence: Literal["found", "low_confidence"]
+    confidence: Literal["found", "low_confidence", "weak"]
     summary: str | None
     category: str
     task_family: str | None
@@ -67,10 +67,11 @@ class MatchedGene(Model):
     version: int
     score: float
     similarity: float
-    confidence: Literal["found", "low_confidence"]
+    confidence: Literal["found", "low_confidence", "weak"]
     tokens: int
     truncated: bool
     text: str
+    omitted: dict[str, int] = Field(default_factory=dict)  # per section; absent from older servers
 
 
 class MatchResponse(Model):
