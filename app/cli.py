@@ -23,7 +23,7 @@ from app.auth.principal import SYSTEM, Role
 from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
-from app.embeddings import EmbeddingService, load_embedder
+from app.embeddings import EmbeddingService, create_embedding_service
 from app.errors import AppError
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker, WorkerStats
@@ -166,7 +166,7 @@ def demo() -> None:
     typer.echo(f"Loading the demo Genes into {where}; a running `genebank serve` may keep running.")
     try:
         migrations.upgrade(database_url)
-        embeddings = EmbeddingService(load_embedder(settings))
+        embeddings = create_embedding_service(settings)
         results = asyncio.run(load_demo(database_url, settings, embeddings))
     finally:
         if embedded is not None:
@@ -190,7 +190,7 @@ def reembed(
     database_url, embedded = resolve_database(settings)
     try:
         migrations.upgrade(database_url)
-        embeddings = EmbeddingService(load_embedder(settings))
+        embeddings = create_embedding_service(settings)
         bar = tqdm(unit="version", desc=f"embedding with {embeddings.name}")
 
         def progress(done: int, total: int) -> None:
@@ -227,18 +227,19 @@ def export_model(
     The Docker image runs this at build time, so a container never exports (nor falls back to torch)
     when it starts. An existing export is kept.
     """
-    from app.embeddings.onnx_backend import ensure_model
+    # A one-shot command, not a server: it exports in its own process (torch is gone when it exits).
+    from app.embeddings.export import FP32_NAME, INT8_NAME, export
 
     settings = Settings()
     _configure_logging(settings.log_level)
     target = settings.embedding_models_dir
+    with_int8 = int8 or settings.embedding_backend == "onnx-int8"
     try:
-        written = [ensure_model(target, quantized=False)]
-        if int8 or settings.embedding_backend == "onnx-int8":
-            written.append(ensure_model(target, quantized=True))
+        export(target, int8=with_int8)
     except OSError as error:
         typer.echo(f"error: cannot write the ONNX model in {target}: {error.strerror or error}", err=True)
         raise typer.Exit(1) from None
+    written = [target / FP32_NAME] + ([target / INT8_NAME] if with_int8 else [])
     for path in written:
         typer.echo(f"{path}  {path.stat().st_size / 2**20:.1f} MiB")
 
@@ -258,7 +259,7 @@ def worker(
     try:
         if settings.migrate_on_start:
             migrations.upgrade(database_url)
-        embeddings = EmbeddingService(load_embedder(settings), settings.embedding_cache_size)
+        embeddings = create_embedding_service(settings)
         try:
             stats = asyncio.run(
                 _run_worker(

@@ -104,7 +104,7 @@ def free_port() -> int:
 @contextlib.contextmanager
 def server(
     args: Sequence[str], port: int, env: dict[str, str], ready_path: str = "/healthz"
-) -> Iterator[None]:
+) -> Iterator[subprocess.Popen[bytes]]:
     """Run `args` (a uvicorn command line) until it answers `ready_path`, stop it afterwards."""
     process = subprocess.Popen(
         list(args),
@@ -114,7 +114,7 @@ def server(
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             if process.poll() is not None:
                 raise RuntimeError(
@@ -132,7 +132,7 @@ def server(
             time.sleep(0.2)
         else:
             raise RuntimeError("server did not become ready")
-        yield
+        yield process
     finally:
         process.terminate()
         try:
