@@ -21,6 +21,7 @@ def load_embedder(settings: Settings) -> Embedder:
                 quantized=settings.embedding_backend == "onnx-int8",
                 threads=settings.embedding_threads,
                 batch_size=settings.embedding_batch_size,
+                batch_tokens=settings.embedding_batch_tokens,
             )
         except Exception:
             # Without onnxruntime (or a model export) the reference backend still works.

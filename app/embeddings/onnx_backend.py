@@ -8,7 +8,10 @@ sentence-transformers); int8 is the dynamically quantized model, compared by ben
 
 `encode` may be called from several threads at once (one onnxruntime session serves concurrent
 runs; each thread has its own tokenizer). It sorts its texts by token count and splits them into
-runs of at most `batch_size` texts whose padding stays under `max_padding` of the real tokens.
+runs of at most `batch_size` texts and `batch_tokens` tokens (padding included) whose padding stays
+under `max_padding` of the real tokens. On a CPU a bigger run is not cheaper per token past a few
+hundred tokens (bench/embedding.py: Gene texts of ~94 tokens encode fastest alone, queries of ~30
+tokens twice as fast by eight), so the token budget, not the text count, bounds a run.
 """
 
 from __future__ import annotations
@@ -63,12 +66,14 @@ class OnnxEmbedder:
         quantized: bool = False,
         batch_size: int = 64,
         threads: int | None = None,
+        batch_tokens: int = 1 << 30,
         max_padding: float = MAX_PADDING,
     ) -> None:
         import onnxruntime
 
         self.name = MODEL_NAME + ("#int8" if quantized else "")
         self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
         self.max_padding = max_padding
         path = ensure_model(models_dir, quantized)
         options = onnxruntime.SessionOptions()
@@ -103,7 +108,8 @@ class OnnxEmbedder:
         return vectors
 
     def runs(self, lengths: Sequence[int]) -> list[list[int]]:
-        """Indices grouped into model runs: by token count, ≤ batch_size each, padding capped."""
+        """Indices grouped into model runs: by token count, ≤ batch_size texts and ≤ batch_tokens
+        tokens each (a longer text runs alone), padding capped."""
         order = sorted(range(len(lengths)), key=lengths.__getitem__)
         runs: list[list[int]] = []
         current: list[int] = []
@@ -111,9 +117,11 @@ class OnnxEmbedder:
         for index in order:
             length = lengths[index]
             # Sorted ascending: the newest text is the longest, the one every other is padded to.
+            width = length * (len(current) + 1)
             if current and (
                 len(current) == self.batch_size
-                or length * (len(current) + 1) > (1 + self.max_padding) * (real + length)
+                or width > self.batch_tokens
+                or width > (1 + self.max_padding) * (real + length)
             ):
                 runs.append(current)
                 current, real = [], 0
