@@ -147,6 +147,7 @@ class LoadResult:
     errors: int
     seconds: float
     latencies_ms: list[float]
+    first_error: bytes = b""
 
     @property
     def throughput(self) -> float:
@@ -181,13 +182,14 @@ async def _client(
     try:
         while (now := time.perf_counter()) < stop_at:
             writer.write(make_request(rng))
-            status, _ = await _read_response(reader)
+            status, body = await _read_response(reader)
             elapsed = (time.perf_counter() - now) * 1000
             if now >= warmup_until:
                 result.requests += 1
                 result.latencies_ms.append(elapsed)
                 if status >= 400:
                     result.errors += 1
+                    result.first_error = result.first_error or b"%d " % status + body[:500]
     finally:
         writer.close()
 
