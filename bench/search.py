@@ -79,10 +79,10 @@ SETTINGS_WORDS = [
 INSERT_VERSION = """
 INSERT INTO gene_versions (gene_id, version, asset_id, canonical_json, document_json, document,
     producer_model, provenance_kind, task_family, embedding, embedding_model, valid_from,
-    search_tsv, signals_tsv)
+    search_tsv, signals_tsv, published_by)
 VALUES (%s, 1, %s, %s, %s, %s, %s, %s, %s, %s, 'bench', now(),
     setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B')
-    || setweight(to_tsvector('english', %s), 'C'), to_tsvector('simple', %s))
+    || setweight(to_tsvector('english', %s), 'C'), to_tsvector('simple', %s), %s)
 """
 CREATE_HNSW = """
 CREATE INDEX ix_gene_versions_embedding_hnsw ON gene_versions
@@ -131,15 +131,17 @@ def vectors_for(genes: list[tuple[dict[str, Any], dict[str, Any]]], embedder: Em
 
 
 def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: np.ndarray) -> None:
+    api_key(url, "producer")  # every Gene has an owning key
     with psycopg.connect(conninfo(url), autocommit=True) as conn:
         register_vector(conn)
+        owner = conn.execute("SELECT id FROM api_keys WHERE role = 'producer' LIMIT 1").fetchone()
         conn.execute("DROP INDEX IF EXISTS ix_gene_versions_embedding_hnsw")
         with conn.cursor() as cur:
             for start in range(0, len(genes), 1000):
                 chunk = list(zip(genes[start : start + 1000], vectors[start : start + 1000], strict=True))
                 cur.executemany(
                     "INSERT INTO genes (id, category, task_family, status, current_version, current_asset_id,"
-                    " producer_model) VALUES (%s, %s, %s, 'candidate', 1, %s, %s)",
+                    " producer_model, owner_key_id) VALUES (%s, %s, %s, 'candidate', 1, %s, %s, %s)",
                     [
                         (
                             g["id"],
@@ -147,6 +149,7 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
                             p["task"]["family"],
                             compute_asset_id(g),
                             p["producer_model"],
+                            owner[0] if owner else None,
                         )
                         for (g, p), _ in chunk
                     ],
@@ -170,6 +173,7 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
                             " ".join(gene["strategy"]),
                             " ".join(gene.get("preconditions") or []),
                             signal_words(gene),
+                            owner[0] if owner else None,
                         )
                     )
                 cur.executemany(INSERT_VERSION, rows)
