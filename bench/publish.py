@@ -7,6 +7,7 @@ process while the server idles:
 - one encode: the p50 of encoding one Gene text alone (what one publish has to wait for at least);
 - the embedder's best throughput on all cores: the most texts/s of a bulk EmbeddingService request
   over a few (lanes, threads, token budget) shapes, the configured one included.
+It also prints the server process's CPU time per publish (all its threads, the encode included).
 Targets (issue 19): 4 clients >= 0.9x the best throughput; 1 client p50 <= 1.2x one encode.
 
     python bench/publish.py [--seconds 10] [--backend onnx|onnx-int8]
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import socket
 import statistics
 import sys
@@ -37,15 +39,23 @@ from app.genes.service import _scrub
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def one_encode_ms(embedder: OnnxEmbedder, texts: list[str]) -> float:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its threads so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def one_encode_ms(embedder: OnnxEmbedder, texts: list[str]) -> tuple[float, float]:
+    """p50 wall ms of one encode alone, and its mean CPU ms (all threads of this process)."""
     for text in texts[:5]:
         embedder.encode([text])
     times = []
+    cpu = time.process_time()
     for text in texts[:100]:
         start = time.perf_counter()
         embedder.encode([text])
         times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    return statistics.median(times), (time.process_time() - cpu) * 1000 / len(times)
 
 
 def best_rate(settings: Settings, texts: list[str]) -> tuple[float, str]:
@@ -120,7 +130,9 @@ def main() -> None:
             **UNLIMITED,
         }
         command = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
-        with server([*command, "--factory", "app.main:create_app", "--port", str(port)], port, env):
+        with server(
+            [*command, "--factory", "app.main:create_app", "--port", str(port)], port, env
+        ) as process:
             probe = request_for(auth)(None)
             with socket.create_connection(("127.0.0.1", port)) as sock:
                 sock.sendall(probe.replace(b"Host: bench", b"Connection: close\r\nHost: bench"))
@@ -129,23 +141,31 @@ def main() -> None:
                 raise RuntimeError(f"publish refused: {answer.decode(errors='replace')[:2000]}")
             single_encodes, best_rates = [], []
             loads: dict[int, list[Any]] = {1: [], 4: []}
+            cpu_ms: dict[int, list[float]] = {1: [], 4: []}
             for _ in range(2):  # alternating rounds: baselines, then the server, twice
                 embedder = load_embedder(settings.model_copy(update={"embedding_threads": 1}))
                 assert isinstance(embedder, OnnxEmbedder)
                 single_encodes.append(one_encode_ms(embedder, texts))
                 best_rates.append(best_rate(settings, texts))
                 for clients in (1, 4):
-                    result = run_load(port, request_for(auth), clients=clients, seconds=args.seconds)
+                    before = cpu_seconds(process.pid)
+                    result = run_load(
+                        port, request_for(auth), clients=clients, seconds=args.seconds, warmup=0
+                    )
+                    cpu_ms[clients].append(
+                        (cpu_seconds(process.pid) - before) * 1000 / max(1, result.requests)
+                    )
                     if result.errors:
                         raise RuntimeError(
                             f"{result.errors} errors ({clients} clients): {result.first_error!r}"
                         )
                     loads[clients].append(result)
-    encode = statistics.median(single_encodes)
+    encode = statistics.median(wall for wall, _ in single_encodes)
+    encode_cpu = statistics.median(cpu for _, cpu in single_encodes)
     best = statistics.median(rate for rate, _ in best_rates)
     print(
         f"one encode p50 (1 thread):  {encode:6.1f} ms"
-        f"   (rounds: {', '.join(f'{e:.1f}' for e in single_encodes)})"
+        f"   (rounds: {', '.join(f'{e:.1f}' for e, _ in single_encodes)}); CPU {encode_cpu:.1f} ms"
     )
     print(
         f"embedder best, all cores:   {best:6.1f} texts/s"
@@ -156,8 +176,14 @@ def main() -> None:
         p50 = statistics.median(r.percentile(50) for r in results)
         print(
             f"publish {clients} client{'s' if clients > 1 else ' '}:  {rate:6.1f} Genes/s, p50 {p50:6.1f} ms;"
-            f" {rate / best:.2f}x the best rate, p50 {p50 / encode:.2f}x one encode"
+            f" {rate / best:.2f}x the best rate, p50 {p50 / encode:.2f}x one encode;"
+            f" server CPU {statistics.median(cpu_ms[clients]):.0f} ms a publish"
         )
+    publish_cpu = statistics.median(cpu_ms[4])
+    print(
+        f"CPU bound on any number of cores: publish <= {encode_cpu / publish_cpu:.2f}x the embedder's rate"
+        f" (encode CPU {encode_cpu:.1f} ms / server CPU a publish {publish_cpu:.1f} ms; not PostgreSQL)"
+    )
     print("targets: 4 clients >= 0.9x the best rate; 1 client p50 <= 1.2x one encode")
 
 
