@@ -84,7 +84,8 @@ def trajectory_body(rng: random.Random, index: int, guards: int) -> TrajectoryIn
             "task": {
                 "id": f"bench-{index:06d}",
                 "family": "code_generation",
-                "description": f"Benchmark task {index}",
+                # Close to its Gene's summary: the resemblance floor refuses runs about something else.
+                "description": f"Benchmark Gene {index % GENES}, task {index}",
             },
             "producer": {"model": "claude-opus-4-5"},
             "steps": [{"action": "run the suite", "ok": True, "observation": "passed"}],
@@ -151,7 +152,11 @@ def wait_merged(url: str, ids_from: int, count: int, timeout: float = 600) -> fl
             assert row is not None
             pending, rejected, last = row
             if rejected:
-                raise RuntimeError(f"{rejected} trajectories rejected")
+                reasons = conn.execute(
+                    "SELECT state_reason FROM trajectories WHERE task_id >= %s AND state = 'rejected'",
+                    (f"bench-{ids_from:06d}",),
+                ).fetchall()
+                raise RuntimeError(f"{rejected} trajectories rejected: {reasons[:3]}")
             if pending == 0:
                 return float(last)
             time.sleep(0.05)
