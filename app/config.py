@@ -15,6 +15,11 @@ class Settings(BaseSettings):
 
     # Unset: start the embedded PostgreSQL + pgvector under data_dir.
     database_url: SecretStr | None = None
+    # Streaming standbys of that database for reads, comma-separated (app/replicas.py); needs
+    # GENEBANK_DATABASE_URL. A key's reads go to the primary until a standby has replayed its writes,
+    # for at most read_your_writes_seconds after each write.
+    read_database_url: SecretStr | None = None
+    read_your_writes_seconds: float = Field(default=60.0, ge=0, le=86400)
     data_dir: Path = Field(default_factory=lambda: Path.home() / ".genebank")
     migrate_on_start: bool = True
 
@@ -22,6 +27,8 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=0, le=65535)
     public_url: str | None = None
     log_level: str = "info"
+    # text for people, json (one object per line, with request_id) for a log shipper; app/logs.py.
+    log_format: Literal["text", "json"] = "text"
 
     db_pool_size: int = Field(default=10, ge=1, le=200)
     db_max_overflow: int = Field(default=10, ge=0, le=200)
@@ -115,6 +122,10 @@ class Settings(BaseSettings):
     # A run that names a gene_id must resemble that Gene at least this much (cosine of its task and
     # errors to the Gene); tuned with bench/target_floor.py.
     target_min_similarity: float = Field(default=0.29, ge=-1, le=1)
+    # Webhooks (app/webhooks/): how often a worker process plans and sends deliveries, and retries.
+    webhook_poll_seconds: float = Field(default=1.0, gt=0, le=3600)
+    webhook_max_attempts: int = Field(default=10, ge=1, le=100)
+    webhook_retry_base_seconds: float = Field(default=5.0, gt=0, le=3600)
     # A job running longer is cancelled, rolled back and counted as a failed attempt.
     worker_job_timeout_seconds: float = Field(default=120.0, gt=0, le=86400)
 
@@ -126,6 +137,12 @@ class Settings(BaseSettings):
             if entry != "*":
                 ipaddress.ip_network(entry, strict=False)  # ValueError: not an address or a network
         return ",".join(entries)
+
+    @property
+    def read_database_urls(self) -> list[str]:
+        if self.read_database_url is None:
+            return []
+        return [url.strip() for url in self.read_database_url.get_secret_value().split(",") if url.strip()]
 
     @property
     def pgdata_dir(self) -> Path:

@@ -19,8 +19,9 @@ import asyncio
 import logging
 import select
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from functools import partial
 from typing import Annotated, Any
 
@@ -119,8 +120,12 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
-    """One transaction per request: committed after the handler returns, rolled back on any error."""
-    async with runtime(request).sessionmaker() as session:
+    """One transaction per request: committed after the handler returns, rolled back on any error.
+
+    With read replicas, a write's WAL position is remembered for its key (app/replicas.py).
+    """
+    state = runtime(request)
+    async with state.sessionmaker() as session:
         try:
             yield session
         except BaseException:
@@ -128,6 +133,10 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
             raise
         else:
             await session.commit()
+            if state.replicas is not None and request.method not in ("GET", "HEAD"):
+                key_id = _caller(request)
+                if key_id is not None:
+                    state.replicas.wrote(key_id, await wal_position(session))
 
 
 def libpq_conninfo(url: str) -> str:
@@ -262,12 +271,70 @@ async def configure_read_connection(conn: psycopg.AsyncConnection[Any], *, ef_se
     await conn.execute(settings.format(sql.Literal(ef_search)))
 
 
+def _caller(request: Request) -> uuid.UUID | None:
+    principal = getattr(request.state, "principal", None)
+    return getattr(principal, "key_id", None)
+
+
 @asynccontextmanager
 async def read_connection(request: Request) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-    """A plain context manager rather than a dependency: see the fetch endpoints in app/genes/router.py."""
-    async with runtime(request).read_pool.connection() as conn:
-        yield conn
+    """A plain context manager rather than a dependency: see the fetch endpoints in app/genes/router.py.
+
+    A read replica's connection when one is configured and has caught up with the caller's own
+    writes (app/replicas.py), else the primary's.
+    """
+    state = runtime(request)
+    if state.replicas is None:
+        async with state.read_pool.connection() as conn:
+            yield conn
+        return
+    async with AsyncExitStack() as stack:
+        replica = await state.replicas.connection(stack, _caller(request))
+        if replica is not None:
+            yield replica
+        else:
+            yield await stack.enter_async_context(state.read_pool.connection())
+
+
+async def replayed(conn: psycopg.AsyncConnection[Any], lsn: str) -> bool:
+    """Whether this standby has replayed the primary's WAL up to `lsn`."""
+    row = await (await conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (lsn,))).fetchone()
+    return bool(row and row[0])
+
+
+async def session_replayed(session: AsyncSession, lsn: str | None) -> bool:
+    """The same on a session; with no position to reach, a round trip that connects it."""
+    if lsn is None:
+        await session.execute(text("SELECT 1"))
+        return True
+    caught_up = await session.scalar(
+        text("SELECT pg_last_wal_replay_lsn() >= CAST(:lsn AS pg_lsn)"), {"lsn": lsn}
+    )
+    return bool(caught_up)
+
+
+async def wal_position(session: AsyncSession) -> str:
+    """The primary's current WAL position: what a standby must replay to show this session's commits."""
+    lsn: str = (await session.execute(text("SELECT pg_current_wal_lsn()::text"))).scalar_one()
+    return lsn
 
 
 # scope="function": the commit happens before the response is sent, so a 2xx means the data is durable.
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
+
+
+async def get_read_session(request: Request, primary: SessionDep) -> AsyncIterator[AsyncSession]:
+    """A session for a read-only handler: on a read replica when one is configured and has caught up
+    with the caller's own writes (app/replicas.py), else the request's session on the primary (which
+    opens no connection when unused)."""
+    state = runtime(request)
+    if state.replicas is None:
+        yield primary
+        return
+    async with AsyncExitStack() as stack:
+        replica = await state.replicas.session(stack, _caller(request))
+        yield primary if replica is None else replica
+
+
+# Read-only handlers (listings): a replica's session where one is configured.
+ReadSessionDep = Annotated[AsyncSession, Depends(get_read_session, scope="function")]

@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from asgi_correlation_id import CorrelationIdMiddleware
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
 
@@ -25,15 +26,21 @@ from app.errors import install_error_handlers
 from app.evolution.router import router as evolution_router
 from app.evolution.worker import start_in_process_worker
 from app.favicon import FaviconMiddleware
+from app.feed.router import router as feed_router
 from app.genes.router import router as genes_router
 from app.gep.router import router as gep_router
 from app.health.router import router as health_router
 from app.jsonbody import BodyLimitMiddleware
+from app.logs import REQUEST_ID_HEADER, valid_request_id
+from app.metrics import Metrics
 from app.outcomes.router import router as outcomes_router
+from app.replicas import Replicas
 from app.search.router import router as search_router
 from app.search.term_stats import refresh_periodically
 from app.state import Runtime
 from app.trajectories.router import router as trajectories_router
+from app.webhooks.dispatcher import BackgroundDispatcher, WebhookDispatcher
+from app.webhooks.router import router as webhooks_router
 
 log = logging.getLogger(__name__)
 
@@ -57,10 +64,18 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     database_url, embedded = await asyncio.to_thread(resolve_database, settings)
     if settings.migrate_on_start:
         await asyncio.to_thread(migrate.upgrade, database_url)
-    embeddings = await asyncio.to_thread(create_embedding_service, settings)
+    metrics: Metrics = app.state.metrics
+    embeddings = await asyncio.to_thread(create_embedding_service, settings, metrics.timed)
     engine = create_engine(database_url, settings)
     read_pool = create_read_pool(database_url, settings)
     await read_pool.open()
+    replicas = Replicas(settings.read_database_urls, settings) if settings.read_database_urls else None
+    if replicas is not None:
+        if embedded is not None:
+            raise RuntimeError(
+                "GENEBANK_READ_DATABASE_URL needs GENEBANK_DATABASE_URL (a primary they stream from)"
+            )
+        await replicas.open()
     app.state.runtime = Runtime(
         settings=settings,
         database_url=database_url,
@@ -70,6 +85,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         embeddings=embeddings,
         embedded=embedded,
         expected_migration=migrate.head_revision(),
+        replicas=replicas,
     )
     # The process that redacts and hashes large submissions starts now, not on the first one.
     app.state.runtime.cpu.warm("app.trajectories.content")
@@ -82,6 +98,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         where,
     )
     background_worker = start_in_process_worker(app.state.runtime)
+    dispatcher = None
+    if background_worker is not None:
+        metrics.worker.stats = background_worker.worker.stats
+        # Webhooks are sent by the processes that run workers.
+        dispatcher = BackgroundDispatcher(WebhookDispatcher(app.state.runtime.sessionmaker, settings))
     term_stats = asyncio.create_task(
         refresh_periodically(libpq_conninfo(database_url), settings.search_stats_refresh_seconds)
     )
@@ -95,7 +116,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Before the engine goes: the worker finishes (and commits) the jobs in hand.
         if background_worker is not None:
             await background_worker.shutdown()
+        if dispatcher is not None:
+            await dispatcher.shutdown()
         await read_pool.close()
+        if replicas is not None:
+            await replicas.close()
         embeddings.close()
         app.state.runtime.cpu.close()
         await engine.dispose()
@@ -117,7 +142,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added last, runs first: an oversized body is refused before anyone is authenticated.
     app.add_middleware(AccessMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
-    app.add_middleware(FaviconMiddleware)  # first of all: browsers ask for it without a key
+    app.add_middleware(FaviconMiddleware)  # browsers ask for it without a key
+    # Outermost: every request counted and timed per route, 401s and 429s included (app/metrics.py),
+    # and every log line of a request carries its id (X-Request-ID in, or a new one, and out).
+    app.state.metrics = Metrics()
+    app.state.metrics.instrument(app)
+    app.add_middleware(CorrelationIdMiddleware, header_name=REQUEST_ID_HEADER, validator=valid_request_id)
     app.state.settings = settings
     # Verified keys, shared by the access middleware and key revocation in this process.
     app.state.key_cache = KeyCache(settings.key_cache_seconds)
@@ -133,6 +163,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(keys_router)
     app.include_router(trajectories_router)
     app.include_router(evolution_router)
+    app.include_router(feed_router)
+    app.include_router(webhooks_router)
     # Server-rendered admin pages: a sub-app with its own login (admin key → session cookie).
     app.mount(MOUNT_PATH, create_admin_app(app))
     return app

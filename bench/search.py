@@ -59,6 +59,7 @@ from app.embeddings import create_embedding_service, load_embedder
 from app.embeddings.base import Embedder
 from app.genes.indexing import embedding_text, signal_words
 from app.gep.canonical import canonical_json, compute_asset_id
+from app.models.api_key import SYSTEM_KEY_ID
 from app.search.repository import SearchRepository
 from app.search.schemas import SearchRequest
 from app.search.service import _filters, query_text, search_service
@@ -79,10 +80,10 @@ SETTINGS_WORDS = [
 INSERT_VERSION = """
 INSERT INTO gene_versions (gene_id, version, asset_id, canonical_json, document_json, document,
     producer_model, provenance_kind, task_family, embedding, embedding_model, valid_from,
-    search_tsv, signals_tsv, published_by)
-VALUES (%s, 1, %s, %s, %s, %s, %s, %s, %s, %s, 'bench', now(),
+    published_by, search_tsv, signals_tsv)
+VALUES (%s, 1, %s, %s, %s, %s, %s, %s, %s, %s, 'bench', now(), %s,
     setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B')
-    || setweight(to_tsvector('english', %s), 'C'), to_tsvector('simple', %s), %s)
+    || setweight(to_tsvector('english', %s), 'C'), to_tsvector('simple', %s))
 """
 CREATE_HNSW = """
 CREATE INDEX ix_gene_versions_embedding_hnsw ON gene_versions
@@ -131,10 +132,8 @@ def vectors_for(genes: list[tuple[dict[str, Any], dict[str, Any]]], embedder: Em
 
 
 def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: np.ndarray) -> None:
-    api_key(url, "producer")  # every Gene has an owning key
     with psycopg.connect(conninfo(url), autocommit=True) as conn:
         register_vector(conn)
-        owner = conn.execute("SELECT id FROM api_keys WHERE role = 'producer' LIMIT 1").fetchone()
         conn.execute("DROP INDEX IF EXISTS ix_gene_versions_embedding_hnsw")
         with conn.cursor() as cur:
             for start in range(0, len(genes), 1000):
@@ -149,7 +148,7 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
                             p["task"]["family"],
                             compute_asset_id(g),
                             p["producer_model"],
-                            owner[0] if owner else None,
+                            SYSTEM_KEY_ID,  # loaded by the command line, as `genebank import` would
                         )
                         for (g, p), _ in chunk
                     ],
@@ -169,11 +168,11 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
                             provenance["kind"],
                             provenance["task"]["family"],
                             vector,
+                            SYSTEM_KEY_ID,
                             gene["summary"] + " " + signal_words(gene),
                             " ".join(gene["strategy"]),
                             " ".join(gene.get("preconditions") or []),
                             signal_words(gene),
-                            owner[0] if owner else None,
                         )
                     )
                 cur.executemany(INSERT_VERSION, rows)

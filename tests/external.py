@@ -1,8 +1,8 @@
-"""Tools some tests need from the system: Chromium (browser tests) and docker-compose.
+"""Tools some tests need from the system: Chromium (browser tests), docker-compose and redis-server.
 
 Present: the tests run. Missing: they are skipped with one line saying how to enable them, unless
-GENEBANK_REQUIRE_BROWSER=1 / GENEBANK_REQUIRE_DOCKER_COMPOSE=1 (set by .ci/run) make that a failure,
-so CI never skips them silently.
+GENEBANK_REQUIRE_BROWSER=1 / GENEBANK_REQUIRE_DOCKER_COMPOSE=1 / GENEBANK_REQUIRE_REDIS=1 (set by
+.ci/run) make that a failure, so CI never skips them silently.
 
 Call these at module level (browser test modules: nothing is collected, no database starts) or in a
 test's body, never from a fixture: pytest reports a fixture's skip at each test's own line, whereas a
@@ -64,6 +64,19 @@ def docker_compose() -> str:
             "docker-compose tests",
             "docker-compose is not on PATH (`apt-get install docker-compose`)",
             "GENEBANK_REQUIRE_DOCKER_COMPOSE",
+        )
+    assert found is not None
+    return found
+
+
+def redis_server() -> str:
+    """The redis-server executable on PATH (shared rate limits across processes)."""
+    found = shutil.which("redis-server")
+    if found is None:
+        _missing(
+            "Redis tests",
+            "redis-server is not on PATH (`apt-get install redis-server`)",
+            "GENEBANK_REQUIRE_REDIS",
         )
     assert found is not None
     return found

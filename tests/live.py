@@ -85,13 +85,13 @@ class ServeProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.key_file = data_dir / "admin-key"
         self.log = data_dir / "serve.log"
-        self.env = subprocess_env(
-            GENEBANK_DATA_DIR=str(data_dir),
-            GENEBANK_BOOTSTRAP_ADMIN_KEY_FILE=str(self.key_file),
-            GENEBANK_EMBEDDING_BACKEND="torch",  # the suite's model: no ONNX export per server
-            GENEBANK_LOG_LEVEL="warning",
-            **settings,
-        )
+        defaults = {
+            "GENEBANK_DATA_DIR": str(data_dir),
+            "GENEBANK_BOOTSTRAP_ADMIN_KEY_FILE": str(self.key_file),
+            "GENEBANK_EMBEDDING_BACKEND": "torch",  # the suite's model: no ONNX export per server
+            "GENEBANK_LOG_LEVEL": "warning",
+        }
+        self.env = subprocess_env(**(defaults | settings))
         self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> ServeProcess:

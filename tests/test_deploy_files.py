@@ -158,3 +158,41 @@ def test_ci_runs_the_readme_test_command_and_requires_every_test() -> None:
     assert "make test" in ci
     assert "export GENEBANK_REQUIRE_BROWSER=1" in ci
     assert "export GENEBANK_REQUIRE_DOCKER_COMPOSE=1" in ci
+
+
+SCALED = ROOT / "deploy" / "docker-compose.scale.yml"
+NGINX = ROOT / "deploy" / "nginx.conf"
+
+
+def test_the_scaled_topology_is_valid_and_sets_only_real_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    docker_compose = external.docker_compose()
+    secrets = {"GENEBANK_DB_PASSWORD": "only-for-this-check", "GENEBANK_ADMIN_SESSION_SECRET": "x" * 40}
+    result = subprocess.run(
+        [docker_compose, "-f", str(SCALED), "config"],
+        cwd=ROOT,
+        env={**os.environ, **secrets},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    services = yaml.safe_load(result.stdout)["services"]
+    assert set(services) == {"db", "db-replica", "redis", "api1", "api2", "worker1", "worker2", "nginx"}
+    commands = set(get_command(cli).commands)  # type: ignore[attr-defined]
+    for name in ("api1", "api2", "worker1", "worker2"):
+        service = services[name]
+        assert service["command"][0] == "genebank" and service["command"][1] in commands
+        assert {"db", "db-replica", "redis"} <= set(service["depends_on"])
+        for key in [k for k in os.environ if k.startswith("GENEBANK_")]:
+            monkeypatch.delenv(key)
+        for key, value in service["environment"].items():
+            assert key.removeprefix("GENEBANK_").lower() in Settings.model_fields, f"{name} sets {key}"
+            monkeypatch.setenv(key, str(value))
+        settings = Settings(_env_file=None)  # type: ignore[call-arg]
+        assert settings.read_database_urls and settings.rate_limit_storage.startswith("async+redis://")
+    # nginx sends every key to one of the API services, on the port they listen on.
+    conf = NGINX.read_text()
+    assert re.findall(r"server (\S+):8000", conf) == ["api1", "api2"]
+    assert "hash $http_authorization consistent;" in conf
+    for script in ("allow-replication.sh", "replica-entrypoint.sh"):
+        assert (ROOT / "deploy" / "postgres" / script).stat().st_mode & 0o111, f"{script} is not executable"

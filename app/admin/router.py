@@ -21,7 +21,7 @@ from app.admin.auth import (
     log_in,
     log_out,
 )
-from app.admin.common import PAGE_SIZE, audit_action
+from app.admin.common import PAGE_SIZE, AdminNotFound, audit_action
 from app.admin.dashboard.service import dashboard_page
 from app.admin.genes.repository import GeneFilters, GeneSort
 from app.admin.genes.service import ACTIONS, gene_pages
@@ -29,6 +29,7 @@ from app.admin.producers.service import producer_pages
 from app.admin.tables import TABLES_PATH
 from app.admin.templating import render, url
 from app.admin.trajectories.service import trajectory_pages
+from app.admin.webhooks.service import webhook_pages
 from app.auth.middleware import rate_limits
 from app.db import SessionDep
 from app.errors import AppError
@@ -252,6 +253,44 @@ async def guard_review(
     )
     flash(request, result.message, "success" if result.ok else "error")
     return RedirectResponse(url(request, "gene_page", gene_id=gene_id) + "#guards", status_code=303)
+
+
+@pages.get("/webhooks", name="webhooks", response_class=HTMLResponse)
+async def webhooks(request: Request, session: SessionDep) -> Response:
+    return render(request, "webhooks.html", {"subscriptions": await webhook_pages.subscriptions(session)})
+
+
+@pages.get("/webhooks/{subscription_id}", name="webhook_page", response_class=HTMLResponse)
+async def webhook_page(
+    request: Request,
+    session: SessionDep,
+    subscription_id: uuid.UUID,
+    limit: Limit = None,
+    cursor: CursorParam = None,
+) -> Response:
+    page = await webhook_pages.subscription(session, subscription_id, cursor, _size(request, limit))
+    if page is None:
+        raise AdminNotFound(f"no webhook subscription {subscription_id}")
+    return render(request, "webhook.html", {"page": page})
+
+
+@pages.post(
+    "/webhooks/{subscription_id}/deliveries/{delivery_id}/replay",
+    name="webhook_replay",
+    dependencies=[CsrfChecked],
+)
+async def webhook_replay(
+    request: Request,
+    session: SessionDep,
+    admin: AdminDep,
+    subscription_id: uuid.UUID,
+    delivery_id: Annotated[int, Path(ge=1, le=2**63 - 1)],
+) -> Response:
+    result = await webhook_pages.replay(
+        session, subscription_id, delivery_id, admin, client=_client(request), path=request.url.path
+    )
+    flash(request, result.message, "success" if result.ok else "error")
+    return RedirectResponse(url(request, "webhook_page", subscription_id=subscription_id), status_code=303)
 
 
 @pages.get("/producers", name="producers", response_class=HTMLResponse)

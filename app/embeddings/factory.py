@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from app.config import Settings
 from app.embeddings.base import Embedder
@@ -33,16 +34,21 @@ def load_embedder(settings: Settings) -> Embedder:
     )
 
 
-def create_embedding_service(settings: Settings, embedder: Embedder | None = None) -> EmbeddingService:
-    """The service every path of this process embeds through, with the configured batching."""
-    embedder = embedder if embedder is not None else load_embedder(settings)
+def create_embedding_service(
+    settings: Settings, wrap: Callable[[Embedder], Embedder] | None = None
+) -> EmbeddingService:
+    """The service every path of this process embeds through, with the configured batching.
+
+    `wrap` may decorate the backend (the metrics time each encode); it must be thread-safe."""
     from app.embeddings.onnx_backend import OnnxEmbedder
 
+    embedder = load_embedder(settings)
+    # sentence-transformers' tokenizer may not be used by two threads at once: one lane.
+    lanes = settings.embedding_lanes if isinstance(embedder, OnnxEmbedder) else 1
     return EmbeddingService(
-        embedder,
+        wrap(embedder) if wrap is not None else embedder,
         settings.embedding_cache_size,
-        # sentence-transformers' tokenizer may not be used by two threads at once: one lane.
-        lanes=settings.embedding_lanes if isinstance(embedder, OnnxEmbedder) else 1,
+        lanes=lanes,
         batch_size=settings.embedding_batch_size,
         wait_ms=settings.embedding_batch_wait_ms,
     )

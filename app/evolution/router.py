@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Request
 
 from app.auth.dependencies import ProducerKey
 from app.auth.principal import Principal
-from app.db import SessionDep
+from app.db import ReadSessionDep, SessionDep
 from app.evolution.schemas import EventPage, GuardList, LineagePage, ReviewIn, ReviewRead
 from app.evolution.service import evolution_service
 from app.evolution.timeline import timeline_service
@@ -23,7 +23,7 @@ router = APIRouter(prefix="/v1/genes", tags=["evolution"], route_class=JSONRoute
 @router.get("/{gene_id}/events", response_model=EventPage)
 async def list_events(
     gene_id: GeneIdPath,
-    session: SessionDep,
+    session: ReadSessionDep,
     request: Request,
     limit: Limit = None,
     cursor: CursorParam = None,
@@ -37,7 +37,7 @@ async def list_events(
 @router.get("/{gene_id}/lineage", response_model=LineagePage)
 async def get_lineage(
     gene_id: GeneIdPath,
-    session: SessionDep,
+    session: ReadSessionDep,
     request: Request,
     limit: Limit = None,
     cursor: CursorParam = None,
@@ -49,7 +49,7 @@ async def get_lineage(
 
 
 @router.get("/{gene_id}/guards", response_model=GuardList)
-async def list_guards(gene_id: GeneIdPath, session: SessionDep, request: Request) -> GuardList:
+async def list_guards(gene_id: GeneIdPath, session: ReadSessionDep, request: Request) -> GuardList:
     """The Gene's failure guards: kept ones first in `avoid` order, then proposed ones (waiting for
     backing or review), dropped and rejected ones; each with its state, evidence and backing keys."""
     return await timeline_service.guards(session, gene_id, settings_of(request).guard_quorum)

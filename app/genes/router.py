@@ -10,7 +10,7 @@ from fastapi import status as http
 from fastapi.responses import JSONResponse
 
 from app.auth.dependencies import ProducerKey
-from app.db import SessionDep, read_connection
+from app.db import ReadSessionDep, SessionDep, read_connection
 from app.errors import ValidationFailed
 from app.genes.envelope import VersionView
 from app.genes.schemas import (
@@ -40,6 +40,11 @@ AsOf = Annotated[
 NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
     304: {"description": "the client's copy (If-None-Match) is current"}
 }
+
+
+# Content-addressed answers never change: a CDN or any shared cache may keep them for a year. A
+# revocation answers 410 from here on; a cache in front must be purged for it (docs/operations.md).
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 def _etag(asset_id: str) -> str:
@@ -124,7 +129,7 @@ async def publish_gene(
 
 @router.get("/genes", response_model=GenePage)
 async def list_genes(
-    session: SessionDep,
+    session: ReadSessionDep,
     request: Request,
     limit: Limit = None,
     cursor: CursorParam = None,
@@ -165,7 +170,7 @@ async def get_gene(gene_id: GeneIdPath, request: Request) -> Response:
 @router.get("/genes/{gene_id}/versions", response_model=VersionPage)
 async def list_versions(
     gene_id: GeneIdPath,
-    session: SessionDep,
+    session: ReadSessionDep,
     request: Request,
     limit: Limit = None,
     cursor: CursorParam = None,
@@ -187,7 +192,7 @@ async def get_gene_version(
     async with read_connection(request) as conn:
         view = await gene_service.read_version(conn, gene_id, version=version)
     # A numbered version never changes; only a revocation (answered 410) can end it.
-    return _version_response(view, request.headers.get("if-none-match"), "public, max-age=86400")
+    return _version_response(view, request.headers.get("if-none-match"), IMMUTABLE)
 
 
 @router.get(
@@ -204,7 +209,7 @@ async def get_asset(asset_id: AssetIdPath, request: Request) -> Response:
     if_none_match = request.headers.get("if-none-match")
     headers = {
         "ETag": _etag(view.asset_id),
-        "Cache-Control": "public, max-age=86400, immutable",
+        "Cache-Control": IMMUTABLE,
         "Link": f'</v1/genes/{view.gene_id}/versions/{view.version}>; rel="describedby"',
     }
     if _not_modified(if_none_match, view.asset_id):

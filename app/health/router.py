@@ -1,14 +1,18 @@
-"""Liveness and readiness probes."""
+"""Liveness and readiness probes, and the Prometheus metrics (app/metrics.py) for an admin key."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.db import schema_revision
+from app.auth.dependencies import AdminKey
+from app.db import SessionDep, schema_revision
 from app.errors import ServiceUnavailable
-from app.state import runtime
+from app.metrics import QueueSnapshot
+from app.state import metrics_of, runtime
+from app.trajectories.repository import TrajectoryRepository
 
 router = APIRouter(tags=["health"])
 
@@ -45,3 +49,16 @@ async def readyz(request: Request) -> Readiness:
             extra={"database": "ok", "migration": current, "expected_migration": expected},
         )
     return Readiness(status="ready", database="ok", migration=current, expected_migration=expected)
+
+
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={200: {"content": {CONTENT_TYPE_LATEST: {}}, "description": "Prometheus text format"}},
+)
+async def metrics(request: Request, session: SessionDep, _: AdminKey) -> Response:
+    """Prometheus metrics of this process and the trajectory queue (an admin key; see docs/operations.md)."""
+    registry = metrics_of(request)
+    counts, oldest, retrying = await TrajectoryRepository(session).queue()
+    registry.queue.snapshot = QueueSnapshot(counts, oldest, retrying)
+    return Response(generate_latest(registry.registry), media_type=CONTENT_TYPE_LATEST)

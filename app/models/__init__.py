@@ -4,14 +4,17 @@ from app.models.api_key import SYSTEM_KEY_ID, SYSTEM_KEY_NAME, ApiKey
 from app.models.audit import AuditEntry
 from app.models.base import Base
 from app.models.evolution_event import EventKind, EvolutionEvent
+from app.models.feed import FeedEvent
 from app.models.gene import Gene, GeneStatus
 from app.models.gene_version import GeneVersion, ProvenanceKind
 from app.models.guard import Guard, GuardState, guard_backers, guard_evidence
 from app.models.idempotency_key import TrajectoryKey
 from app.models.outcome import GeneQuality, GeneStatusChange, Outcome, ProducerReputation
 from app.models.trajectory import EvidenceRole, Trajectory, TrajectoryState, version_trajectories
+from app.models.webhook import EVENT_TYPES, WebhookDelivery, WebhookSubscription
 
 __all__ = [
+    "EVENT_TYPES",
     "SYSTEM_KEY_ID",
     "SYSTEM_KEY_NAME",
     "ApiKey",
@@ -20,6 +23,7 @@ __all__ = [
     "EventKind",
     "EvidenceRole",
     "EvolutionEvent",
+    "FeedEvent",
     "Gene",
     "GeneQuality",
     "GeneStatus",
@@ -33,6 +37,8 @@ __all__ = [
     "Trajectory",
     "TrajectoryKey",
     "TrajectoryState",
+    "WebhookDelivery",
+    "WebhookSubscription",
     "guard_backers",
     "guard_evidence",
     "version_trajectories",

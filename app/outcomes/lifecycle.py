@@ -27,6 +27,7 @@ from app.outcomes.repository import OutcomeRepository
 from app.outcomes.schemas import LifecycleChange
 
 RULES = "lifecycle rules"
+MIRROR = "mirror"  # statuses taken from another registry (genebank import, genebank mirror)
 # The statuses a Gene may be set to by hand, each with the statuses it may come from; revoked is final.
 MANUAL_SOURCES: dict[str, set[str]] = {
     GeneStatus.candidate: {GeneStatus.promoted, GeneStatus.deprecated},
@@ -110,6 +111,18 @@ class LifecycleService:
         if gene.status not in MANUAL_SOURCES[target]:
             raise Conflict(f"gene {gene_id} is {gene.status}: it cannot be set to {target}")
         return await self.transition(repo, gene, target, reason, caller.name)
+
+    async def mirror_status(self, session: AsyncSession, gene_id: str, target: str, reason: str) -> bool:
+        """Take the status another registry gives the Gene (genebank import / mirror); False when
+        the Gene is not here or already has it. Any transition: the source's rules already ran."""
+        if target not in GeneStatus.__members__:
+            raise ValueError(f"unknown status {target!r}")
+        repo = OutcomeRepository(session)
+        gene = await GeneRepository(session).lock_gene(gene_id)
+        if gene is None or gene.status == target:
+            return False
+        await self.transition(repo, gene, target, reason, MIRROR)
+        return True
 
 
 lifecycle_service = LifecycleService()

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from app.auth.dependencies import ConsumerKey
-from app.db import SessionDep
+from app.db import ReadSessionDep, SessionDep
 from app.genes.schemas import GeneIdPath
 from app.jsonbody import JSONRoute
 from app.outcomes.lifecycle import lifecycle_service
@@ -40,13 +40,13 @@ async def report_outcome(
 
 
 @router.get("/genes/{gene_id}/stats", response_model=StatsRead)
-async def gene_stats(gene_id: GeneIdPath, session: SessionDep, request: Request) -> StatsRead:
+async def gene_stats(gene_id: GeneIdPath, session: ReadSessionDep, request: Request) -> StatsRead:
     """Quality (overall, per consumer model, per version), reuse, tokens saved, discovery cost, history."""
     return await outcome_service.stats(session, gene_id, settings_of(request))
 
 
 @router.get("/producers", response_model=list[ProducerRead])
-async def producers(session: SessionDep, request: Request) -> list[ProducerRead]:
+async def producers(session: ReadSessionDep, request: Request) -> list[ProducerRead]:
     """Producer models ranked by the verified outcomes of their Genes."""
     return await outcome_service.producers(session, settings_of(request))
 

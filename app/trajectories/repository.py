@@ -124,6 +124,23 @@ class TrajectoryRepository:
         assert state is not None
         return state
 
+    async def queue(self) -> tuple[dict[str, int], datetime | None, int]:
+        """Counts per state, the oldest pending run's arrival and how many pending runs were tried."""
+        counts = {
+            state: count
+            for state, count in (
+                await self.session.execute(select(Trajectory.state, func.count()).group_by(Trajectory.state))
+            ).all()
+        }
+        oldest, retrying = (
+            await self.session.execute(
+                select(func.min(Trajectory.received_at), func.count().filter(Trajectory.attempts > 0)).where(
+                    Trajectory.state == TrajectoryState.pending.value
+                )
+            )
+        ).one()
+        return counts, oldest, retrying
+
     async def runs(
         self, filters: RunFilters, *, before: tuple[datetime, uuid.UUID] | None, limit: int
     ) -> Sequence[Trajectory]:

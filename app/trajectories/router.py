@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import AwareDatetime
 
 from app.auth.dependencies import ProducerKey
-from app.db import SessionDep
+from app.db import ReadSessionDep, SessionDep
 from app.gep.document import GENE_ID_PATTERN
 from app.jsonbody import JSONRoute
 from app.schemas import CursorParam, Limit, TaskFamily, page_size
@@ -66,7 +66,7 @@ async def submit_trajectory(
 
 @router.get("", response_model=TrajectoryPage)
 async def list_trajectories(
-    session: SessionDep,
+    session: ReadSessionDep,
     request: Request,
     producer: ProducerKey,
     state: Annotated[TrajectoryStateName | None, Query()] = None,
@@ -101,7 +101,7 @@ async def list_trajectories(
 
 @router.get("/{trajectory_id}", response_model=TrajectoryRead)
 async def get_trajectory(
-    trajectory_id: uuid.UUID, session: SessionDep, producer: ProducerKey
+    trajectory_id: uuid.UUID, session: ReadSessionDep, producer: ProducerKey
 ) -> TrajectoryRead:
     """Where one of your runs stands: pending, merged (into which Gene and version) or rejected (and why).
 

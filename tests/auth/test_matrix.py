@@ -30,6 +30,7 @@ class World:
     key_id: str  # a consumer key the admin may revoke
     guard_id: int
     heir_id: str  # a producer key the Gene may be transferred to
+    subscription_id: str  # a webhook subscription the admin may list and remove
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Call:
             trajectory_id=world.trajectory_id,
             key_id=world.key_id,
             guard_id=world.guard_id,
+            subscription_id=world.subscription_id,
             version=1,
         )
 
@@ -149,6 +151,39 @@ CALLS = [
         "/v1/admin/audit",
         {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
     ),
+    Call("GET", "/v1/feed", READ),
+    Call(
+        "GET",
+        "/metrics",
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
+    ),
+    Call(
+        "POST",
+        "/v1/admin/webhooks",
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 201, "revoked": 401},
+        lambda role, world: {"url": f"https://hooks.example.org/{role}", "events": ["gene.promoted"]},
+    ),
+    Call(
+        "GET",
+        "/v1/admin/webhooks",
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
+    ),
+    Call(
+        "GET",
+        "/v1/admin/webhooks/{subscription_id}/deliveries",
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
+    ),
+    Call(
+        "POST",
+        "/v1/admin/webhooks/{subscription_id}/deliveries/1/replay",
+        # Allowed, and the subscription has no delivery 1 (none was planned in the test).
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 404, "revoked": 401},
+    ),
+    Call(
+        "DELETE",
+        "/v1/admin/webhooks/{subscription_id}",
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
+    ),
     Call(
         "DELETE",
         "/v1/admin/keys/{key_id}",
@@ -180,6 +215,8 @@ async def world(
     assert guard["state"] == "proposed" and not guard["kept"]
     victim = (await admin.post("/v1/admin/keys", json={"name": "to revoke", "role": "consumer"})).json()
     heir = (await admin.post("/v1/admin/keys", json={"name": "heir", "role": "producer"})).json()
+    hook = {"url": "https://hooks.example.org/matrix", "events": ["gene.published"]}
+    subscription = (await admin.post("/v1/admin/webhooks", json=hook)).json()
     return World(
         published["gene_id"],
         published["asset_id"],
@@ -187,6 +224,7 @@ async def world(
         victim["id"],
         guard["id"],
         heir["id"],
+        subscription["id"],
     )
 
 
@@ -194,7 +232,10 @@ def test_the_matrix_covers_every_operation(app: FastAPI) -> None:
     documented = {
         (method.upper(), path) for path, operations in app.openapi()["paths"].items() for method in operations
     }
-    assert documented == {(call.method, call.path) for call in CALLS}
+    called = {
+        (call.method, call.path.replace("/deliveries/1/", "/deliveries/{delivery_id}/")) for call in CALLS
+    }
+    assert documented == called
 
 
 @pytest.mark.parametrize("role", ROLES)
