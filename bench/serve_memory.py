@@ -48,7 +48,11 @@ def main() -> None:
         json.dumps({"query": q["query"], "signals": q.get("signals") or [], "k": 10}).encode()
         for q in queries
     ]
-    models = Path(tempfile.mkdtemp(prefix="genebank-models-"))
+    with tempfile.TemporaryDirectory(prefix="genebank-models-") as scratch:
+        measure(args, bodies, Path(scratch) / "models")
+
+
+def measure(args: argparse.Namespace, bodies: list[bytes], models: Path) -> None:
     print(f"backend {args.backend}; models directory {models} (empty before the first start)")
     print(f"{'start':<7} {'ready s':>8} {'RSS ready':>10} {'peak RSS':>9} {'torch mapped':>13} {'req/s':>6}")
     with scratch_database("genebank_bench_memory") as url:
@@ -63,7 +67,7 @@ def main() -> None:
                 "GENEBANK_EMBEDDING_CACHE_SIZE": "0",
                 "GENEBANK_EMBEDDING_BACKEND": args.backend,
                 "GENEBANK_MODELS_DIR": str(models),
-                "GENEBANK_DATA_DIR": str(models.parent / (models.name + "-data")),
+                "GENEBANK_DATA_DIR": str(models.parent / "data"),
                 **UNLIMITED,
             }
             command = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
