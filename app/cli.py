@@ -1,4 +1,4 @@
-"""The `genebank` command: serve, migrate, demo, worker, reembed, keys; and the client verbs
+"""The `genebank` command: serve, migrate, demo, worker, reembed, keys, nodes; and the client verbs
 (search, get, publish, submit, report, mcp) from genebank.client.cli."""
 
 from __future__ import annotations
@@ -22,13 +22,15 @@ from prometheus_client import start_http_server
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import migrate as migrations
+from app.a2a.errors import A2AError
+from app.a2a.service import node_service
 from app.admin.secret import SecretUnavailable, session_secret
 from app.auth.principal import SYSTEM, Role
 from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService, create_embedding_service
-from app.errors import AppError
+from app.errors import AppError, ValidationFailed
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker, WorkerStats
 from app.feed.mirror import Applied, Importer, Mirror, MirrorError, cursor_file, export_lines
@@ -59,8 +61,15 @@ def _configure_logging(settings: Settings) -> None:
 def serve(
     host: Annotated[str | None, typer.Option(help="interface to bind (default GENEBANK_HOST)")] = None,
     port: Annotated[int | None, typer.Option(help="port to bind (default GENEBANK_PORT)")] = None,
+    ssl_certfile: Annotated[
+        str | None, typer.Option(help="serve HTTPS with this certificate (PEM), e.g. for GEP clients")
+    ] = None,
+    ssl_keyfile: Annotated[str | None, typer.Option(help="the private key (PEM) of --ssl-certfile")] = None,
 ) -> None:
     """Start the API (on the embedded database unless GENEBANK_DATABASE_URL is set)."""
+    if (ssl_certfile is None) != (ssl_keyfile is None):
+        typer.echo("error: --ssl-certfile and --ssl-keyfile go together", err=True)
+        raise typer.Exit(2)
     overrides: dict[str, Any] = {}
     if host is not None:
         overrides["host"] = host
@@ -84,6 +93,8 @@ def serve(
         log_level=settings.log_level,
         proxy_headers=bool(settings.trusted_proxies),
         forwarded_allow_ips=settings.trusted_proxies or None,
+        ssl_certfile=ssl_certfile,
+        ssl_keyfile=ssl_keyfile,
         log_config=None,  # uvicorn's lines go through our handler, with the request id
     )
     uvicorn.Server(config).run()
@@ -258,31 +269,21 @@ def export_registry(
     ] = Path("-"),
 ) -> None:
     """Write every version (document, provenance, status) and status change as JSON lines, in feed order."""
-    settings = Settings()
-    _configure_logging(settings)
-    database_url, embedded = resolve_database(settings)
-    try:
-        migrations.upgrade(database_url)
 
-        async def run() -> int:
-            engine = create_engine(database_url, settings)
-            written = 0
-            stream = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
-            try:
-                async for line in export_lines(create_sessionmaker(engine), database_url):
-                    stream.write(line + "\n")
-                    written += 1
-            finally:
-                if stream is not sys.stdout:
-                    stream.close()
-                await engine.dispose()
-            return written
+    async def job(sessionmaker: async_sessionmaker[AsyncSession], database_url: str) -> int:
+        written = 0
+        stream = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
+        try:
+            async for line in export_lines(sessionmaker, database_url):
+                stream.write(line + "\n")
+                written += 1
+        finally:
+            if stream is not sys.stdout:
+                stream.close()
+        return written
 
-        count = asyncio.run(run())
-        typer.echo(f"exported {count} records", err=True)
-    finally:
-        if embedded is not None:
-            embedded.stop()
+    count = _with_database_url(job)
+    typer.echo(f"exported {count} records", err=True)
 
 
 @cli.command("import")
@@ -311,10 +312,7 @@ def import_registry(
         applied = _with_database(job)
     finally:
         embeddings.close()
-    typer.echo(
-        f"{applied.created} versions created, {applied.unchanged} already here, "
-        f"{applied.statuses} statuses set, {applied.skipped} unchanged"
-    )
+    typer.echo(applied.summary())
 
 
 @cli.command()
@@ -351,10 +349,7 @@ def mirror(
         applied = _with_database(job)
     finally:
         embeddings.close()
-    typer.echo(
-        f"{applied.created} versions created, {applied.unchanged} already here, "
-        f"{applied.statuses} statuses set, {applied.skipped} skipped"
-    )
+    typer.echo(applied.summary())
 
 
 @cli.command()
@@ -454,6 +449,11 @@ cli.add_typer(keys_cli, name="keys")
 
 def _with_database(job: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T]]) -> T:
     """Run one job against the configured (or embedded) database, migrated first."""
+    return _with_database_url(lambda sessionmaker, _: job(sessionmaker))
+
+
+def _with_database_url(job: Callable[[async_sessionmaker[AsyncSession], str], Awaitable[T]]) -> T:
+    """The same, for a job that also needs the database's URL."""
     settings = Settings()
     _configure_logging(settings)
     database_url, embedded = resolve_database(settings)
@@ -463,7 +463,7 @@ def _with_database(job: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T
         async def run() -> T:
             engine = create_engine(database_url, settings)
             try:
-                return await job(create_sessionmaker(engine))
+                return await job(create_sessionmaker(engine), database_url)
             finally:
                 await engine.dispose()
 
@@ -535,6 +535,70 @@ def keys_revoke(key_id: Annotated[uuid.UUID, typer.Argument(help="the key's id (
             key = await key_service.revoke(session, key_id)
             await key_service.audit(session, SYSTEM, "revoke_key", str(key_id))
             return f"revoked {key.id} ({key.role}, {key.name})"
+
+    typer.echo(_with_database(revoke))
+
+
+nodes_cli = typer.Typer(
+    help="Manage GEP nodes: the evolver client's identities on this hub (docs/a2a.md).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+cli.add_typer(nodes_cli, name="nodes")
+
+
+@nodes_cli.command("create")
+def nodes_create(
+    key_id: Annotated[uuid.UUID, typer.Option(help="the key that owns the node (its role applies)")],
+    name: Annotated[str | None, typer.Option(help="who or what the node is for")] = None,
+) -> None:
+    """Mint a node id and its 64-hex secret (shown this once) for A2A_NODE_ID / A2A_NODE_SECRET."""
+
+    async def create(sessionmaker: async_sessionmaker[AsyncSession]) -> str:
+        async with sessionmaker.begin() as session:
+            try:
+                node, secret = await node_service.create(session, key_id, name=name)
+            except A2AError as error:
+                raise ValidationFailed(error.message) from None
+            await key_service.audit(
+                session, SYSTEM, "create_node", node.node_id, detail={"key_id": str(key_id)}
+            )
+            return f"A2A_NODE_ID={node.node_id}\nA2A_NODE_SECRET={secret}"
+
+    typer.echo(_with_database(create))
+
+
+@nodes_cli.command("list")
+def nodes_list() -> None:
+    """List nodes with their owning key (never their secrets)."""
+
+    async def listing(sessionmaker: async_sessionmaker[AsyncSession]) -> list[str]:
+        async with sessionmaker() as session:
+            nodes = await node_service.list(session)
+        return [
+            f"{n['node_id']}  key {n['key_id']}  v{n['secret_version']}"
+            + ("  open" if n["open_registration"] else "")
+            + (f"  revoked {n['revoked_at']:%Y-%m-%d}" if n["revoked_at"] else "")
+            + (f"  {n['name']}" if n["name"] else "")
+            for n in nodes
+        ]
+
+    for line in _with_database(listing) or ["no nodes"]:
+        typer.echo(line)
+
+
+@nodes_cli.command("revoke")
+def nodes_revoke(node_id: Annotated[str, typer.Argument(help="the node's id (see `nodes list`)")]) -> None:
+    """Revoke a node: its secret is refused from then on."""
+
+    async def revoke(sessionmaker: async_sessionmaker[AsyncSession]) -> str:
+        async with sessionmaker.begin() as session:
+            try:
+                await node_service.revoke(session, node_id)
+            except A2AError as error:
+                raise ValidationFailed(error.message) from None
+            await key_service.audit(session, SYSTEM, "revoke_node", node_id)
+            return f"revoked {node_id}"
 
     typer.echo(_with_database(revoke))
 

@@ -106,6 +106,10 @@ class Settings(BaseSettings):
     # Repeated identical refusals are counted in memory and written as one audit entry this often.
     audit_flush_seconds: float = Field(default=5.0, gt=0, le=3600)
 
+    # GEP hub (app/a2a/): an unknown node's first hello registers it and mints its secret. Such nodes
+    # publish candidate Genes only and their reviews and reports never count (nor promote anything).
+    a2a_open_registration: bool = False
+
     # The first admin key of an empty registry (app/auth/bootstrap.py): read from this file, or generated
     # and written there (mode 0600), never printed. Unset: printed once on the embedded database only.
     bootstrap_admin_key_file: Path | None = None

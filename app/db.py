@@ -296,8 +296,10 @@ async def read_connection(request: Request) -> AsyncIterator[psycopg.AsyncConnec
             yield await stack.enter_async_context(state.read_pool.connection())
 
 
-async def replayed(conn: psycopg.AsyncConnection[Any], lsn: str) -> bool:
-    """Whether this standby has replayed the primary's WAL up to `lsn`."""
+async def replayed(conn: psycopg.AsyncConnection[Any], lsn: str | None) -> bool:
+    """Whether this standby has replayed the primary's WAL up to `lsn` (no position: yes)."""
+    if lsn is None:
+        return True
     row = await (await conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (lsn,))).fetchone()
     return bool(row and row[0])
 

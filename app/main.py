@@ -12,6 +12,9 @@ from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
 
 from app import embedded_pg, migrate, openapi
+from app.a2a.errors import A2AError, a2a_error_response
+from app.a2a.router import admin_router as nodes_router
+from app.a2a.router import router as a2a_router
 from app.admin import MOUNT_PATH, create_admin_app
 from app.admin.secret import session_secret
 from app.auth.audit import AuditTrail
@@ -154,6 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Audit entries of this process, repeated refusals aggregated (app/auth/audit.py).
     app.state.audit = AuditTrail(settings.audit_flush_seconds)
     install_error_handlers(app)
+    app.add_exception_handler(A2AError, a2a_error_response)
     openapi.install(app)
     app.include_router(health_router)
     app.include_router(gep_router)
@@ -165,6 +169,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(evolution_router)
     app.include_router(feed_router)
     app.include_router(webhooks_router)
+    # The GEP hub for EvoMap's evolver client (docs/a2a.md) and its nodes' admin API.
+    app.include_router(a2a_router)
+    app.include_router(nodes_router)
     # Server-rendered admin pages: a sub-app with its own login (admin key → session cookie).
     app.mount(MOUNT_PATH, create_admin_app(app))
     return app

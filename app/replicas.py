@@ -23,8 +23,9 @@ import logging
 import time
 import uuid
 from collections import OrderedDict
-from contextlib import AsyncExitStack
-from typing import Any
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from typing import Any, TypeVar
 
 import psycopg
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -45,6 +46,9 @@ log = logging.getLogger(__name__)
 
 # Keys whose last write is remembered (the oldest forgotten first): a bound on this process's memory.
 MAX_REMEMBERED_WRITERS = 100_000
+H = TypeVar("H")
+# What a standby that is down or restarting raises on the way to a connection.
+UNREACHABLE = (psycopg.OperationalError, OperationalError, DBAPIError, DatabaseUnavailable)
 # A standby that failed is left alone this long before it is tried again.
 _RETRY_DOWN_SECONDS = 5.0
 
@@ -119,43 +123,33 @@ class Replicas:
         self, stack: AsyncExitStack, key_id: uuid.UUID | None
     ) -> psycopg.AsyncConnection[Any] | None:
         """A standby's psycopg connection entered on `stack`, or None: read from the primary."""
-        chosen = self._next()
-        if chosen is None:
-            self.fell_back += 1
-            return None
-        index, member = chosen
-        lsn = self.must_reach(key_id)
-        held = AsyncExitStack()
-        try:
-            conn = await held.enter_async_context(member.pool.connection())
-            if lsn is None or await replayed(conn, lsn):
-                stack.push_async_exit(held.pop_all())
-                self.served[index] += 1
-                return conn
-        except (psycopg.OperationalError, DatabaseUnavailable) as error:
-            member.failed(error)
-        await held.aclose()
-        self.fell_back += 1
-        return None
+        return await self._enter(stack, key_id, lambda member: member.pool.connection(), replayed)
 
     async def session(self, stack: AsyncExitStack, key_id: uuid.UUID | None) -> AsyncSession | None:
         """A session on a standby entered on `stack`, or None: read from the primary."""
+        # Its first statement also connects: an unreachable standby fails here, not in the handler.
+        return await self._enter(stack, key_id, lambda member: member.sessionmaker(), session_replayed)
+
+    async def _enter(
+        self,
+        stack: AsyncExitStack,
+        key_id: uuid.UUID | None,
+        open_on: Callable[[Replica], AbstractAsyncContextManager[H]],
+        caught_up: Callable[[H, str | None], Awaitable[bool]],
+    ) -> H | None:
+        """The next usable standby's handle, if it has replayed the caller's last write."""
         chosen = self._next()
-        if chosen is None:
-            self.fell_back += 1
-            return None
-        index, member = chosen
-        lsn = self.must_reach(key_id)
-        held = AsyncExitStack()
-        try:
-            session = await held.enter_async_context(member.sessionmaker())
-            # The first statement also connects: an unreachable standby fails here, not in the handler.
-            if await session_replayed(session, lsn):
-                stack.push_async_exit(held.pop_all())
-                self.served[index] += 1
-                return session
-        except (OperationalError, DBAPIError, DatabaseUnavailable) as error:
-            member.failed(error)
-        await held.aclose()
+        if chosen is not None:
+            index, member = chosen
+            held = AsyncExitStack()
+            try:
+                handle = await held.enter_async_context(open_on(member))
+                if await caught_up(handle, self.must_reach(key_id)):
+                    stack.push_async_exit(held.pop_all())
+                    self.served[index] += 1
+                    return handle
+            except UNREACHABLE as error:
+                member.failed(error)
+            await held.aclose()
         self.fell_back += 1
         return None

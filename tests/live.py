@@ -34,11 +34,25 @@ CHROMIUM_ARGS = [
 class LiveServer:
     """uvicorn serving the real app in a thread. lifespan="off" serves what needs no database (/docs)."""
 
-    def __init__(self, settings: Settings, lifespan: Literal["on", "off"] = "on") -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        lifespan: Literal["on", "off"] = "on",
+        *,
+        ssl_certfile: str | None = None,
+        ssl_keyfile: str | None = None,
+    ) -> None:
         self.socket = socket.socket()
         self.socket.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
-        config = uvicorn.Config(create_app(settings), log_level="warning", lifespan=lifespan)
+        scheme = "https" if ssl_certfile else "http"
+        self.url = f"{scheme}://127.0.0.1:{self.socket.getsockname()[1]}"
+        config = uvicorn.Config(
+            create_app(settings),
+            log_level="warning",
+            lifespan=lifespan,
+            ssl_certfile=ssl_certfile,
+            ssl_keyfile=ssl_keyfile,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 

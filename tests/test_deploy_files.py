@@ -158,6 +158,9 @@ def test_ci_runs_the_readme_test_command_and_requires_every_test() -> None:
     assert "make test" in ci
     assert "export GENEBANK_REQUIRE_BROWSER=1" in ci
     assert "export GENEBANK_REQUIRE_DOCKER_COMPOSE=1" in ci
+    assert "export GENEBANK_REQUIRE_REDIS=1" in ci
+    assert "export GENEBANK_REQUIRE_NODE=1" in ci
+    assert "npm install --ignore-scripts" in ci and "@evomap/evolver@1.94.0" in ci
 
 
 SCALED = ROOT / "deploy" / "docker-compose.scale.yml"

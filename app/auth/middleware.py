@@ -42,8 +42,9 @@ from app.errors import (
 
 log = logging.getLogger(__name__)
 
-# Not the API: probes, the OpenAPI document and its viewers, and the admin pages (their own login).
-EXEMPT_PREFIXES = ("/healthz", "/readyz", "/openapi.json", "/docs", "/redoc", "/admin")
+# Not the API: probes, the OpenAPI document and its viewers, the admin pages (their own login), and
+# the GEP hub, whose Bearer is a node secret: app/a2a/router.py authenticates, limits and audits it.
+EXEMPT_PREFIXES = ("/healthz", "/readyz", "/openapi.json", "/docs", "/redoc", "/admin", "/a2a/")
 SEARCH_PATHS = ("/v1/search", "/v1/match")
 AUDITED_FIELDS = ("id", "gene_id", "version", "asset_id", "state", "status", "created")
 MAX_CAPTURE = 16_384

@@ -76,7 +76,13 @@ class Applied:
     created: int = 0
     unchanged: int = 0
     statuses: int = 0
-    skipped: int = 0
+    skipped: int = 0  # statuses already so, Genes not here, versions of Genes revoked at the source
+
+    def summary(self) -> str:
+        return (
+            f"{self.created} versions created, {self.unchanged} already here, "
+            f"{self.statuses} statuses set, {self.skipped} skipped"
+        )
 
 
 class Importer:

@@ -1,5 +1,6 @@
 """SQLAlchemy models, one module per table. Importing this package registers them all on Base.metadata."""
 
+from app.models.a2a import A2AAsset, A2AMessage, A2ANode
 from app.models.api_key import SYSTEM_KEY_ID, SYSTEM_KEY_NAME, ApiKey
 from app.models.audit import AuditEntry
 from app.models.base import Base
@@ -17,6 +18,9 @@ __all__ = [
     "EVENT_TYPES",
     "SYSTEM_KEY_ID",
     "SYSTEM_KEY_NAME",
+    "A2AAsset",
+    "A2AMessage",
+    "A2ANode",
     "ApiKey",
     "AuditEntry",
     "Base",

@@ -49,6 +49,7 @@ class Call:
             guard_id=world.guard_id,
             subscription_id=world.subscription_id,
             version=1,
+            node_id="node_0123456789abcdef",  # no such node: the admin's DELETE is a 404
         )
 
 
@@ -147,6 +148,22 @@ CALLS = [
         {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
     ),
     Call(
+        "POST",
+        "/v1/admin/nodes",
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 201, "revoked": 401},
+        lambda role, world: {"key_id": world.heir_id},
+    ),
+    Call(
+        "GET",
+        "/v1/admin/nodes",
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
+    ),
+    Call(
+        "DELETE",
+        "/v1/admin/nodes/{node_id}",
+        {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 404, "revoked": 401},
+    ),
+    Call(
         "GET",
         "/v1/admin/audit",
         {"anonymous": 401, "consumer": 403, "producer": 403, "admin": 200, "revoked": 401},
@@ -229,8 +246,13 @@ async def world(
 
 
 def test_the_matrix_covers_every_operation(app: FastAPI) -> None:
+    """Every operation but the GEP hub's, whose callers are nodes, not keys (tests/a2a/test_hub.py
+    checks that no API key opens it)."""
     documented = {
-        (method.upper(), path) for path, operations in app.openapi()["paths"].items() for method in operations
+        (method.upper(), path)
+        for path, operations in app.openapi()["paths"].items()
+        for method in operations
+        if not path.startswith("/a2a/")
     }
     called = {
         (call.method, call.path.replace("/deliveries/1/", "/deliveries/{delivery_id}/")) for call in CALLS
