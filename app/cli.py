@@ -29,7 +29,7 @@ from app.auth.principal import SYSTEM, Role
 from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
-from app.embeddings import EmbeddingService, load_embedder
+from app.embeddings import EmbeddingService, create_embedding_service
 from app.errors import AppError, ValidationFailed
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker, WorkerStats
@@ -184,7 +184,7 @@ def demo() -> None:
     typer.echo(f"Loading the demo Genes into {where}; a running `genebank serve` may keep running.")
     try:
         migrations.upgrade(database_url)
-        embeddings = EmbeddingService(load_embedder(settings))
+        embeddings = create_embedding_service(settings)
         results = asyncio.run(load_demo(database_url, settings, embeddings))
     finally:
         if embedded is not None:
@@ -208,7 +208,7 @@ def reembed(
     database_url, embedded = resolve_database(settings)
     try:
         migrations.upgrade(database_url)
-        embeddings = EmbeddingService(load_embedder(settings))
+        embeddings = create_embedding_service(settings)
         bar = tqdm(unit="version", desc=f"embedding with {embeddings.name}")
 
         def progress(done: int, total: int) -> None:
@@ -245,18 +245,19 @@ def export_model(
     The Docker image runs this at build time, so a container never exports (nor falls back to torch)
     when it starts. An existing export is kept.
     """
-    from app.embeddings.onnx_backend import ensure_model
+    # A one-shot command, not a server: it exports in its own process (torch is gone when it exits).
+    from app.embeddings.export import FP32_NAME, INT8_NAME, export
 
     settings = Settings()
     _configure_logging(settings)
     target = settings.embedding_models_dir
+    with_int8 = int8 or settings.embedding_backend == "onnx-int8"
     try:
-        written = [ensure_model(target, quantized=False)]
-        if int8 or settings.embedding_backend == "onnx-int8":
-            written.append(ensure_model(target, quantized=True))
+        export(target, int8=with_int8)
     except OSError as error:
         typer.echo(f"error: cannot write the ONNX model in {target}: {error.strerror or error}", err=True)
         raise typer.Exit(1) from None
+    written = [target / FP32_NAME] + ([target / INT8_NAME] if with_int8 else [])
     for path in written:
         typer.echo(f"{path}  {path.stat().st_size / 2**20:.1f} MiB")
 
@@ -296,7 +297,7 @@ def import_registry(
 
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     settings = Settings()
-    embeddings = EmbeddingService(load_embedder(settings), settings.embedding_cache_size)
+    embeddings = create_embedding_service(settings)
 
     async def job(sessionmaker: async_sessionmaker[AsyncSession]) -> Applied:
         importer = Importer(sessionmaker, embeddings)
@@ -323,7 +324,7 @@ def mirror(
 ) -> None:
     """Follow another registry's feed into this one (resumes where it stopped)."""
     settings = Settings()
-    embeddings = EmbeddingService(load_embedder(settings), settings.embedding_cache_size)
+    embeddings = create_embedding_service(settings)
     position = cursor_file(settings.data_dir, url)
 
     async def job(sessionmaker: async_sessionmaker[AsyncSession]) -> Applied:
@@ -374,7 +375,7 @@ def worker(
         if settings.migrate_on_start:
             migrations.upgrade(database_url)
         metrics = Metrics()
-        embeddings = EmbeddingService(metrics.timed(load_embedder(settings)), settings.embedding_cache_size)
+        embeddings = create_embedding_service(settings, wrap=metrics.timed)
         if metrics_port is not None:
             start_http_server(metrics_port, metrics_host, registry=metrics.registry)
             log.info("worker metrics on http://%s:%d/metrics", metrics_host, metrics_port)

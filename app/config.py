@@ -49,9 +49,15 @@ class Settings(BaseSettings):
     # torch: sentence-transformers itself; onnx-int8: quantized (bench/embedding.py).
     embedding_backend: Literal["torch", "onnx", "onnx-int8"] = "onnx"
     embedding_cache_size: int = Field(default=4096, ge=0)
-    # One thread per encode: on a box shared with PostgreSQL, two threads spinning for two cores made
-    # single-query encodes 3-15x slower at the median whenever anything else ran (bench notes, README).
+    # Batching (app/embeddings/service.py; defaults measured by bench/embedding.py on 2 cores):
+    # `embedding_lanes` model runs at once, each on `embedding_threads` intra-op threads; a lane takes
+    # at most `embedding_batch_size` queued texts, run by the model in runs of at most
+    # `embedding_batch_tokens` tokens; a free lane waits up to `embedding_batch_wait_ms` to fill a batch.
     embedding_threads: int = Field(default=1, ge=1, le=64)
+    embedding_lanes: int = Field(default=2, ge=1, le=64)
+    embedding_batch_size: int = Field(default=8, ge=1, le=1024)
+    embedding_batch_tokens: int = Field(default=256, ge=1)
+    embedding_batch_wait_ms: float = Field(default=0.0, ge=0, le=100)
     # Where the ONNX model is exported (unset: <data_dir>/models). The Docker image points it at a
     # directory filled at build time by `genebank export-model`, so no container exports at start-up.
     models_dir: Path | None = None

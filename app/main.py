@@ -24,7 +24,7 @@ from app.auth.router import router as keys_router
 from app.auth.service import KeyCache
 from app.config import Settings
 from app.db import create_engine, create_read_pool, create_sessionmaker, libpq_conninfo
-from app.embeddings import EmbeddingService, load_embedder
+from app.embeddings import create_embedding_service
 from app.errors import install_error_handlers
 from app.evolution.router import router as evolution_router
 from app.evolution.worker import start_in_process_worker
@@ -67,9 +67,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     database_url, embedded = await asyncio.to_thread(resolve_database, settings)
     if settings.migrate_on_start:
         await asyncio.to_thread(migrate.upgrade, database_url)
-    embedder = await asyncio.to_thread(load_embedder, settings)
     metrics: Metrics = app.state.metrics
-    embeddings = EmbeddingService(metrics.timed(embedder), settings.embedding_cache_size)
+    embeddings = await asyncio.to_thread(create_embedding_service, settings, metrics.timed)
     engine = create_engine(database_url, settings)
     read_pool = create_read_pool(database_url, settings)
     await read_pool.open()

@@ -151,7 +151,7 @@ class Metrics:
         self.search_answers.labels(endpoint, band).inc()
 
     def timed(self, embedder: Embedder) -> Embedder:
-        """The same embedder, each encode call observed (thread-safe: it runs on the embedder thread)."""
+        """The same embedder, each encode call observed (thread-safe: it runs on the embedder's lanes)."""
         return TimedEmbedder(embedder, self)
 
 

@@ -104,7 +104,7 @@ def free_port() -> int:
 @contextlib.contextmanager
 def server(
     args: Sequence[str], port: int, env: dict[str, str], ready_path: str = "/healthz"
-) -> Iterator[None]:
+) -> Iterator[subprocess.Popen[bytes]]:
     """Run `args` (a uvicorn command line) until it answers `ready_path`, stop it afterwards."""
     process = subprocess.Popen(
         list(args),
@@ -114,7 +114,7 @@ def server(
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             if process.poll() is not None:
                 raise RuntimeError(
@@ -132,7 +132,7 @@ def server(
             time.sleep(0.2)
         else:
             raise RuntimeError("server did not become ready")
-        yield
+        yield process
     finally:
         process.terminate()
         try:
@@ -147,6 +147,7 @@ class LoadResult:
     errors: int
     seconds: float
     latencies_ms: list[float]
+    first_error: bytes = b""
 
     @property
     def throughput(self) -> float:
@@ -181,13 +182,14 @@ async def _client(
     try:
         while (now := time.perf_counter()) < stop_at:
             writer.write(make_request(rng))
-            status, _ = await _read_response(reader)
+            status, body = await _read_response(reader)
             elapsed = (time.perf_counter() - now) * 1000
             if now >= warmup_until:
                 result.requests += 1
                 result.latencies_ms.append(elapsed)
                 if status >= 400:
                     result.errors += 1
+                    result.first_error = result.first_error or b"%d " % status + body[:500]
     finally:
         writer.close()
 

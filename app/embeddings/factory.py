@@ -1,11 +1,13 @@
-"""Build the configured embedder (once, at start-up)."""
+"""Build the configured embedder and the process's one EmbeddingService (once, at start-up)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from app.config import Settings
 from app.embeddings.base import Embedder
+from app.embeddings.service import EmbeddingService
 
 log = logging.getLogger(__name__)
 
@@ -19,10 +21,34 @@ def load_embedder(settings: Settings) -> Embedder:
                 settings.embedding_models_dir,
                 quantized=settings.embedding_backend == "onnx-int8",
                 threads=settings.embedding_threads,
+                batch_size=settings.embedding_batch_size,
+                batch_tokens=settings.embedding_batch_tokens,
             )
         except Exception:
-            # The export needs torch's ONNX exporter; without it the reference backend still works.
+            # Without onnxruntime (or a model export) the reference backend still works.
             log.warning("ONNX embedding backend unavailable, using sentence-transformers", exc_info=True)
     from app.embeddings.torch_backend import SentenceTransformerEmbedder
 
-    return SentenceTransformerEmbedder(threads=settings.embedding_threads)
+    return SentenceTransformerEmbedder(
+        threads=settings.embedding_threads, batch_size=settings.embedding_batch_size
+    )
+
+
+def create_embedding_service(
+    settings: Settings, wrap: Callable[[Embedder], Embedder] | None = None
+) -> EmbeddingService:
+    """The service every path of this process embeds through, with the configured batching.
+
+    `wrap` may decorate the backend (the metrics time each encode); it must be thread-safe."""
+    from app.embeddings.onnx_backend import OnnxEmbedder
+
+    embedder = load_embedder(settings)
+    # sentence-transformers' tokenizer may not be used by two threads at once: one lane.
+    lanes = settings.embedding_lanes if isinstance(embedder, OnnxEmbedder) else 1
+    return EmbeddingService(
+        wrap(embedder) if wrap is not None else embedder,
+        settings.embedding_cache_size,
+        lanes=lanes,
+        batch_size=settings.embedding_batch_size,
+        wait_ms=settings.embedding_batch_wait_ms,
+    )

@@ -1,137 +1,143 @@
-"""A faster CPU backend: the same model exported to ONNX and run with onnxruntime.
+"""The serving backend: the model exported to ONNX and run with onnxruntime.
 
-The export happens once, from the bundled weights, into `<data_dir>/models/`; serving then needs
-neither torch nor transformers (the tokenizer is the `tokenizers` library reading tokenizer.json).
-fp32 gives the reference vectors (cosine ≥ 0.9999 against sentence-transformers); int8 uses dynamic
-per-channel quantization of the weights and is checked against fp32 by bench/embedding.py. The
-feed-forward output projections stay fp32: quantizing them too cost the most accuracy (minimum
-cosine 0.983 instead of 0.994 on the corpus sample) for little speed.
+The export (app/embeddings/export.py) happens once, from the bundled weights, into
+`<data_dir>/models/`, in a child process: serving needs neither torch nor transformers (the
+tokenizer is the `tokenizers` library reading tokenizer.json), and a server's first start holds no
+more memory than its later ones. fp32 gives the reference vectors (cosine ≥ 0.9999 against
+sentence-transformers); int8 is the dynamically quantized model, compared by bench/embedding.py.
+
+`encode` may be called from several threads at once (one onnxruntime session serves concurrent
+runs; each thread has its own tokenizer). It sorts its texts by token count and splits them into
+runs of at most `batch_size` texts and `batch_tokens` tokens (padding included) whose padding stays
+under `max_padding` of the real tokens. On a CPU a bigger run is not cheaper per token past a few
+hundred tokens (bench/embedding.py: Gene texts of ~94 tokens encode fastest alone, queries of ~30
+tokens twice as fast by eight), so the token budget, not the text count, bounds a run.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import warnings
+import subprocess
+import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from app.embeddings.base import MAX_TOKENS, MODEL_NAME, Vectors, bundled_model_dir
+import app
+from app.embeddings.base import EMBEDDING_DIM, MAX_TOKENS, MODEL_NAME, Vectors, bundled_model_dir
+from app.embeddings.export import FP32_NAME, INT8_NAME
 
 log = logging.getLogger(__name__)
 
-_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
-
-
-def _export_fp32(target: Path) -> None:
-    """Trace the transformer with mean pooling and L2 normalisation folded into the graph."""
-    import torch
-    from sentence_transformers import SentenceTransformer
-
-    model = SentenceTransformer(str(bundled_model_dir()), device="cpu")
-    transformer = cast(torch.nn.Module, model[0].auto_model).eval()
-
-    class Pooled(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.transformer = transformer
-
-        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
-            hidden = self.transformer(
-                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
-            ).last_hidden_state
-            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-            return torch.nn.functional.normalize(pooled, p=2, dim=1)
-
-    sample = model.tokenizer(["an example", "a second, longer example"], padding=True, return_tensors="pt")
-    axes = {name: {0: "batch", 1: "tokens"} for name in _INPUTS}
-    tmp = target.with_suffix(".tmp")
-    with warnings.catch_warnings():
-        # The tracer's notes on shapes concern other models; the export is checked by cosine in tests.
-        warnings.simplefilter("ignore")
-        _trace(Pooled().eval(), sample, axes, tmp)
-    os.replace(tmp, target)
-
-
-def _trace(module: Any, sample: Any, axes: dict[str, dict[int, str]], path: Path) -> None:
-    import torch
-
-    torch.onnx.export(
-        module,
-        tuple(sample[name] for name in _INPUTS),
-        str(path),
-        input_names=list(_INPUTS),
-        output_names=["embedding"],
-        dynamic_axes={**axes, "embedding": {0: "batch"}},
-        opset_version=17,
-        dynamo=False,
-    )
+# Padding allowed in one run, as a share of its real tokens, before the run is split.
+MAX_PADDING = 0.25
 
 
 def ensure_model(models_dir: Path, quantized: bool) -> Path:
+    """The model file, exported first (by a child process, app/embeddings/export.py) if missing."""
+    target = models_dir / (INT8_NAME if quantized else FP32_NAME)
+    if target.exists():
+        return target
     models_dir.mkdir(parents=True, exist_ok=True)
-    fp32 = models_dir / "all-MiniLM-L6-v2.onnx"
-    if not fp32.exists():
-        log.info("exporting the embedding model to ONNX in %s (once)", models_dir)
-        _export_fp32(fp32)
-    if not quantized:
-        return fp32
-    int8 = models_dir / "all-MiniLM-L6-v2.int8.onnx"
-    if not int8.exists():
-        import onnx
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        tmp = int8.with_suffix(".tmp")
-        keep_fp32 = [
-            node.name
-            for node in onnx.load(str(fp32)).graph.node
-            if node.op_type == "MatMul"
-            and node.name.endswith("/output/dense/MatMul")
-            and "attention" not in node.name
-        ]
-        quantize_dynamic(
-            str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8, nodes_to_exclude=keep_fp32
-        )
-        os.replace(tmp, int8)
-    return int8
+    log.info("exporting the embedding model to ONNX in %s (once, in a child process)", models_dir)
+    # The child finds this very `app` package whether it is installed or on PYTHONPATH only.
+    root = str(Path(app.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    command = [sys.executable, "-m", "app.embeddings.export", str(models_dir)] + (
+        ["--int8"] if quantized else []
+    )
+    # This interpreter, this module, a directory path: no shell, nothing from a request.
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)  # noqa: S603
+    if done.returncode != 0 or not target.exists():
+        raise RuntimeError(f"exporting the embedding model failed ({done.returncode}): {done.stderr[-2000:]}")
+    return target
 
 
 class OnnxEmbedder:
     def __init__(
-        self, models_dir: Path, *, quantized: bool = False, batch_size: int = 64, threads: int | None = None
+        self,
+        models_dir: Path,
+        *,
+        quantized: bool = False,
+        batch_size: int = 64,
+        threads: int | None = None,
+        batch_tokens: int = 1 << 30,
+        max_padding: float = MAX_PADDING,
     ) -> None:
         import onnxruntime
-        from tokenizers import Tokenizer
 
         self.name = MODEL_NAME + ("#int8" if quantized else "")
         self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
+        self.max_padding = max_padding
         path = ensure_model(models_dir, quantized)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
+        # Idle intra-op threads sleep instead of spinning: the cores are shared with the event loop,
+        # PostgreSQL and the other encodes running at once.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        self.tokenizer = Tokenizer.from_file(str(bundled_model_dir() / "tokenizer.json"))
-        self.tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        self.tokenizer.enable_padding()
+        self._local = threading.local()
+
+    def _tokenizer(self) -> Any:
+        # A fast tokenizer is not to be shared between threads that encode at the same time.
+        tokenizer = getattr(self._local, "tokenizer", None)
+        if tokenizer is None:
+            from tokenizers import Tokenizer
+
+            tokenizer = Tokenizer.from_file(str(bundled_model_dir() / "tokenizer.json"))
+            tokenizer.enable_truncation(max_length=MAX_TOKENS)
+            tokenizer.no_padding()  # tokenizer.json pads to 128; runs pad to their longest text
+            self._local.tokenizer = tokenizer
+        return tokenizer
 
     def encode(self, texts: Sequence[str]) -> Vectors:
         if not texts:
-            return np.zeros((0, 384), dtype=np.float32)
-        # Batches of similar length pad less (sentence-transformers does the same).
-        order = sorted(range(len(texts)), key=lambda index: len(texts[index]))
-        vectors = np.empty((len(texts), 384), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            encodings = self.tokenizer.encode_batch([texts[index] for index in chunk])
-            feed = {
-                "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
-                "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
-                "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
-            }
-            vectors[chunk] = self.session.run(None, feed)[0]
+            return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+        ids = [encoding.ids for encoding in self._tokenizer().encode_batch(list(texts))]
+        vectors = np.empty((len(texts), EMBEDDING_DIM), dtype=np.float32)
+        for run in self.runs([len(row) for row in ids]):
+            vectors[run] = self._run([ids[index] for index in run])
         # Quantized weights drift the norm slightly; renormalise so cosine stays an inner product.
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors
+
+    def runs(self, lengths: Sequence[int]) -> list[list[int]]:
+        """Indices grouped into model runs: by token count, ≤ batch_size texts and ≤ batch_tokens
+        tokens each (a longer text runs alone), padding capped."""
+        order = sorted(range(len(lengths)), key=lengths.__getitem__)
+        runs: list[list[int]] = []
+        current: list[int] = []
+        real = 0
+        for index in order:
+            length = lengths[index]
+            # Sorted ascending: the newest text is the longest, the one every other is padded to.
+            width = length * (len(current) + 1)
+            if current and (
+                len(current) == self.batch_size
+                or width > self.batch_tokens
+                or width > (1 + self.max_padding) * (real + length)
+            ):
+                runs.append(current)
+                current, real = [], 0
+            current.append(index)
+            real += length
+        if current:
+            runs.append(current)
+        return runs
+
+    def _run(self, ids: list[list[int]]) -> npt.NDArray[np.float32]:
+        width = max(len(row) for row in ids)
+        input_ids = np.zeros((len(ids), width), dtype=np.int64)
+        mask = np.zeros((len(ids), width), dtype=np.int64)
+        for row, tokens in enumerate(ids):
+            input_ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
+        feed = {"input_ids": input_ids, "attention_mask": mask, "token_type_ids": np.zeros_like(input_ids)}
+        output: npt.NDArray[np.float32] = self.session.run(None, feed)[0]
+        return output

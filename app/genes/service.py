@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,9 +15,11 @@ from app.auth.principal import SYSTEM, Principal, Role
 from app.auth.repository import KeyRepository
 from app.cpu import THREADS, CpuPool
 from app.embeddings import EmbeddingService
+from app.embeddings.base import Vectors
 from app.errors import AppError, Conflict, NotFound, ValidationFailed
 from app.genes.envelope import VersionView
 from app.genes.errors import GeneNotFound, GeneRevoked, NotOwner, StaleParent
+from app.genes.indexing import embedding_text
 from app.genes.repository import GeneReader, GeneRepository
 from app.genes.schemas import (
     GeneCursor,
@@ -92,6 +95,32 @@ class GeneService:
                 f"asset_id {claimed} does not match the document; expected {asset_id}",
                 extra={"expected_asset_id": asset_id},
             )
+        repo = GeneRepository(session)
+        if existing := await repo.version_by_asset(asset_id):
+            return Published(existing, created=False)
+        # The encode (~2/3 of a publish) runs in the embedder's lanes while this request redacts,
+        # locks and checks; its vector is awaited only when the version is written.
+        encoding = asyncio.create_task(embeddings.embed_texts([embedding_text(raw)]))
+        try:
+            return await self._publish_new(session, request, raw, asset_id, embeddings, encoding, actor, cpu)
+        finally:
+            if not encoding.done():
+                encoding.cancel()
+            elif not encoding.cancelled():
+                encoding.exception()  # retrieved: a refused publish does not log the encoder's error
+
+    async def _publish_new(
+        self,
+        session: AsyncSession,
+        request: PublishRequest,
+        raw: dict[str, Any],
+        asset_id: str,
+        embeddings: EmbeddingService,
+        encoding: asyncio.Task[Vectors],
+        actor: Principal,
+        cpu: CpuPool,
+    ) -> Published:
+        repo = GeneRepository(session)
         # Redaction is CPU work proportional to the body: off the event loop (app/cpu.py).
         # (pydantic-core serializes a megabyte in a few ms: a cheap measure of the work ahead.)
         size = len(request.model_dump_json())
@@ -102,9 +131,6 @@ class GeneService:
                 + ", ".join(scrubbed.document_secrets)
                 + "): a published document is served as sent, so remove it and publish again"
             )
-        repo = GeneRepository(session)
-        if existing := await repo.version_by_asset(asset_id):
-            return Published(existing, created=False)
 
         gene_id = request.gene.id
         parent = request.gene.parent
@@ -158,7 +184,10 @@ class GeneService:
             cost=provenance.cost,
         )
         writer = VersionWriter(session, embeddings)
-        version = await writer.write(gene, raw, asset_id, source)
+        [vector] = await encoding
+        version = await writer.write(
+            gene, raw, asset_id, source, embedding=(vector.tolist(), embeddings.name)
+        )
         evidence = await self._evidence(session, request, gene_id, asset_id, actor, cpu)
         await writer.link(version, evidence, EvidenceRole.strategy)
         await writer.record_published(previous, version, evidence)

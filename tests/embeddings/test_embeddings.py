@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -78,12 +82,143 @@ async def test_encode_failures_reach_every_waiter(embeddings: EmbeddingService) 
         service.close()
 
 
-@pytest.mark.slow
-def test_onnx_backends_agree_with_the_reference(embeddings: EmbeddingService, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty models directory, filled by the first OnnxEmbedder (the export runs in a child)."""
+    return tmp_path_factory.mktemp("models")
+
+
+@pytest.fixture(scope="module")
+def onnx(models_dir: Path) -> OnnxEmbedder:
+    return OnnxEmbedder(models_dir, quantized=False, batch_size=4, threads=1)
+
+
+def test_onnx_backends_agree_with_the_reference(
+    embeddings: EmbeddingService, onnx: OnnxEmbedder, models_dir: Path
+) -> None:
     reference = embeddings.embedder.encode(TEXTS)
-    fp32 = OnnxEmbedder(tmp_path, quantized=False)
-    int8 = OnnxEmbedder(tmp_path, quantized=True)
-    assert fp32.name == embeddings.name and int8.name.endswith("#int8")
-    assert np.min(np.sum(fp32.encode(TEXTS) * reference, axis=1)) > 0.9999
+    int8 = OnnxEmbedder(models_dir, quantized=True)
+    assert onnx.name == embeddings.name and int8.name.endswith("#int8")
+    assert np.min(np.sum(onnx.encode(TEXTS) * reference, axis=1)) > 0.9999
     assert np.min(np.sum(int8.encode(TEXTS) * reference, axis=1)) > 0.98
+    assert (models_dir / "all-MiniLM-L6-v2.onnx").exists()
+
+
+def test_runs_are_length_sorted_with_capped_padding(onnx: OnnxEmbedder) -> None:
+    lengths = [5, 100, 7, 6, 120, 8, 9, 10, 11]
+    runs = onnx.runs(lengths)
+    assert sorted(index for run in runs for index in run) == list(range(len(lengths)))
+    for run in runs:
+        assert len(run) <= onnx.batch_size
+        sizes = [lengths[index] for index in run]
+        assert sizes == sorted(sizes)
+        assert max(sizes) * len(sizes) <= 1.25 * sum(sizes)  # padding capped at a quarter
+    # The short texts never wait for (nor pad to) the long ones.
+    assert [lengths[index] for index in runs[-1]] == [100, 120]
+
+
+def test_no_serving_process_imports_torch(tmp_path: Path) -> None:
+    """A first start (nothing exported yet) builds the server and encodes without torch in it."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from app.config import Settings\n"
+        "from app.embeddings import create_embedding_service\n"
+        "from app.main import create_app\n"
+        "settings = Settings(models_dir=Path(sys.argv[1]), data_dir=Path(sys.argv[1]) / 'data')\n"
+        "create_app(settings)\n"
+        "service = create_embedding_service(settings)\n"
+        "assert service.embedder.encode(['a first query']).shape == (1, 384)\n"
+        "print(sorted(m for m in ('torch', 'transformers', 'sentence_transformers') if m in sys.modules))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "clients" / "python")])}
+    env = {k: v for k, v in env.items() if not k.startswith("GENEBANK_")}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
     assert (tmp_path / "all-MiniLM-L6-v2.onnx").exists()
+
+
+async def test_concurrent_requests_share_batches_and_get_the_single_vectors(onnx: OnnxEmbedder) -> None:
+    texts = [f"{text} (variant {i}) " + "padding words " * (i % 7) for i, text in enumerate(TEXTS * 4)]
+    alone = np.stack([onnx.encode([text])[0] for text in texts])
+    service = EmbeddingService(onnx, cache_size=0, lanes=2, batch_size=4, wait_ms=5)
+    try:
+        queries = [service.embed_query(text) for text in texts[:12]]
+        documents = [service.embed_texts(texts[12:16]), service.embed_texts(texts[16:])]
+        results = await asyncio.gather(*queries, *documents)
+        together = np.vstack([np.stack(results[:12]), results[12], results[13]])
+        # 14 requests, 20 texts: batches of up to 4, so at least 5 model calls and far fewer than 20.
+        assert 5 <= service.batches < 14
+        assert float(np.min(np.sum(together * alone, axis=1))) > 0.99999
+    finally:
+        service.close()
+
+
+async def test_the_wait_window_gathers_and_is_bounded() -> None:
+    class Recording:
+        name = "recording"
+
+        def __init__(self) -> None:
+            self.calls: list[list[str]] = []
+
+        def encode(self, texts: Sequence[str]) -> Vectors:
+            self.calls.append(list(texts))
+            return np.ones((len(texts), 384), dtype=np.float32)
+
+    recording = Recording()
+    service = EmbeddingService(recording, cache_size=0, lanes=1, batch_size=8, wait_ms=40)
+    try:
+        start = time.perf_counter()
+        first = asyncio.create_task(service.embed_query("first"))
+        await asyncio.sleep(0.01)
+        await asyncio.gather(first, service.embed_query("second"))
+        elapsed = time.perf_counter() - start
+        assert recording.calls == [["first", "second"]]  # gathered within the window
+        assert 0.035 <= elapsed < 0.5  # and released by it, not by a third request
+        # A full batch does not wait.
+        start = time.perf_counter()
+        await service.embed_texts([f"text {i}" for i in range(8)])
+        assert time.perf_counter() - start < 0.035
+    finally:
+        service.close()
+
+
+async def test_a_slow_batch_does_not_block_the_event_loop(onnx: OnnxEmbedder) -> None:
+    class Slow:
+        name = "slow"
+
+        def encode(self, texts: Sequence[str]) -> Vectors:
+            time.sleep(0.3)
+            return onnx.encode(texts)
+
+    for embedder, texts in ((Slow(), TEXTS), (onnx, [text * 8 for text in TEXTS] * 20)):
+        service = EmbeddingService(embedder, cache_size=0, lanes=2, batch_size=8)
+        try:
+            gaps: list[float] = []
+            encoding = asyncio.create_task(service.embed_texts(texts))
+            while not encoding.done():
+                before = time.perf_counter()
+                await asyncio.sleep(0.005)
+                gaps.append(time.perf_counter() - before)
+            await encoding
+            # The loop kept turning every few ms while the model ran in the lanes' threads.
+            assert len(gaps) > 20 and sorted(gaps)[len(gaps) // 2] < 0.05, gaps
+        finally:
+            service.close()
+
+
+async def test_a_cancelled_request_leaves_the_others_their_vectors(onnx: OnnxEmbedder) -> None:
+    service = EmbeddingService(onnx, cache_size=0, lanes=1, batch_size=2)
+    try:
+        tasks = [asyncio.create_task(service.embed_query(text)) for text in TEXTS]
+        await asyncio.sleep(0)
+        tasks[3].cancel()
+        done = await asyncio.gather(*tasks, return_exceptions=True)
+        assert isinstance(done[3], asyncio.CancelledError)
+        assert all(isinstance(vector, np.ndarray) for i, vector in enumerate(done) if i != 3)
+    finally:
+        service.close()
