@@ -258,6 +258,9 @@ def _verifier_signature(details: Any) -> str:
 
 
 _INSPECTED = "inspecting the output shows"
+# The mistake of a rule whose run named no cause (rule 2): app/evolution/guard_match.py compares
+# such a rule by its remedy.
+NO_CAUSE_RULES = ("run them again unchanged", "read it again unchanged")
 # Diagnostics: commands and steps that show a failure rather than cause it (rule 2), with what a
 # failure of each is called in a guard.
 _RUNNER = r"(?:(?:uv|poetry|pipenv|hatch|pdm)\s+run\s+|python[0-9.]*\s+-m\s+|npx\s+|bunx\s+)?"
@@ -271,7 +274,7 @@ _DIAGNOSTICS: tuple[tuple[re.Pattern[str], str, str], ...] = (  # (pattern, seen
             re.IGNORECASE,
         ),
         "the tests fail",
-        "run them again unchanged",
+        NO_CAUSE_RULES[0],
     ),
     (
         re.compile(
@@ -281,7 +284,7 @@ _DIAGNOSTICS: tuple[tuple[re.Pattern[str], str, str], ...] = (  # (pattern, seen
             re.IGNORECASE,
         ),
         "the checks fail",
-        "run them again unchanged",
+        NO_CAUSE_RULES[0],
     ),
     (
         re.compile(
@@ -292,7 +295,7 @@ _DIAGNOSTICS: tuple[tuple[re.Pattern[str], str, str], ...] = (  # (pattern, seen
             re.IGNORECASE,
         ),
         _INSPECTED,
-        "read it again unchanged",
+        NO_CAUSE_RULES[1],
     ),
 )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,10 +27,12 @@ from app.evolution.destination import ROUTE_THRESHOLD, TARGET_FLOOR, routing_tex
 from app.evolution.distill import NothingToDistil, founding_document, gene_id_for
 from app.evolution.events import guard_changes, worker_actor
 from app.evolution.extraction import compact_producer_guard, extract_guards, signals_of
+from app.evolution.guard_match import GuardMatcher, clauses, default_matcher
 from app.evolution.ledger import GuardLedger, embed_all
 from app.evolution.merge import (
     GUARD_MERGE_THRESHOLD,
     Backing,
+    ClauseVectors,
     GuardEntry,
     MergePlan,
     Vector,
@@ -39,7 +42,7 @@ from app.evolution.merge import (
 from app.evolution.repository import EvolutionRepository, RouteCandidate
 from app.genes.indexing import embedding_text
 from app.genes.repository import GeneRepository
-from app.genes.versions import VersionSource, VersionWriter
+from app.genes.versions import VersionReason, VersionSource, VersionWriter, avoid_change_reason
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument
 from app.models import (
@@ -55,6 +58,30 @@ from app.models import (
 from app.trajectories.repository import TrajectoryRepository
 
 DEFAULT_MAX_ATTEMPTS = 5
+# Clause vectors by (model, text): a Gene's guards come back in every merge into it.
+_CLAUSE_CACHE: OrderedDict[tuple[str, str], tuple[Vector, Vector]] = OrderedDict()
+_CLAUSE_CACHE_SIZE = 20_000
+
+
+async def clause_vectors(embeddings: EmbeddingService, texts: Sequence[str]) -> ClauseVectors:
+    """The vectors of each guard's mistake and remedy clauses (guard_match.clauses), cached."""
+    found: dict[str, tuple[Vector, Vector]] = {}
+    missing: dict[str, tuple[str, str]] = {}
+    for text in dict.fromkeys(texts):
+        cached = _CLAUSE_CACHE.get((embeddings.name, text))
+        if cached is not None:
+            _CLAUSE_CACHE.move_to_end((embeddings.name, text))
+            found[text] = cached
+        else:
+            missing[text] = clauses(text)
+    parts = list(dict.fromkeys(part for pair in missing.values() for part in pair))
+    vectors = dict(zip(parts, await embed_all(embeddings, parts), strict=True))
+    for text, (mistake, remedy) in missing.items():
+        found[text] = (vectors[mistake], vectors[remedy])
+        _CLAUSE_CACHE[(embeddings.name, text)] = found[text]
+    while len(_CLAUSE_CACHE) > _CLAUSE_CACHE_SIZE:
+        _CLAUSE_CACHE.popitem(last=False)
+    return found
 
 
 @dataclass(frozen=True)
@@ -110,6 +137,8 @@ class _Job:
     trajectory: Trajectory
     guards: list[str]
     vectors: list[Vector]
+    # The guards were extracted by the registry (the producer sent none).
+    extracted: bool
     # The run's task and the errors it met, embedded like a Gene: for routing and the resemblance check.
     route_vector: Vector
     route: RouteCandidate | None = None
@@ -132,9 +161,12 @@ class EvolutionService:
         route_threshold: float = ROUTE_THRESHOLD,
         target_floor: float = TARGET_FLOOR,
         guard_quorum: int = 2,
+        matcher: GuardMatcher | Literal["default"] | None = "default",
     ) -> None:
         self.actor = actor or worker_actor()
         self.guard_threshold = guard_threshold
+        # The guard-pair model decides merges; None keeps the cosine-only rule (guard_threshold).
+        self.matcher = default_matcher() if matcher == "default" else matcher
         self.route_threshold = route_threshold
         self.target_floor = target_floor
         self.guard_quorum = guard_quorum
@@ -169,6 +201,7 @@ class EvolutionService:
 
     async def _prepare(self, trajectory: Trajectory, embeddings: EmbeddingService) -> _Job:
         """The guards a trajectory brings and their vectors, and its routing vector: before any lock."""
+        extracted = not trajectory.guards
         if trajectory.guards:
             guards = list(dict.fromkeys(compact_producer_guard(str(g)) for g in trajectory.guards))
         else:
@@ -177,7 +210,9 @@ class EvolutionService:
             raise Rejected("a failed run contributes only failure guards, and none could be taken from it")
         route_text = routing_text(trajectory.task_description, self._signals(trajectory))
         vectors = await embed_all(embeddings, [*guards, route_text])
-        return _Job(trajectory, guards, vectors[:-1], vectors[-1])
+        if self.matcher is not None:
+            await clause_vectors(embeddings, guards)
+        return _Job(trajectory, guards, vectors[:-1], extracted, vectors[-1])
 
     async def _process(self, session: AsyncSession, job: _Job, embeddings: EmbeddingService) -> JobResult:
         trajectory = job.trajectory
@@ -279,12 +314,36 @@ class EvolutionService:
             gene.id,
             avoid,
             near=near,
-            threshold=self.guard_threshold,
+            threshold=self._near_threshold,
             publisher=current.published_by,
             now=now,
             include=include,
         )
         return _GuardState(current, document, avoid, now, ledger, entries, resynced)
+
+    async def _merge_rule(
+        self, embeddings: EmbeddingService, job: _Job, entries: Sequence[GuardEntry]
+    ) -> dict[str, Any]:
+        """plan_merge's decision arguments: the pair model with the clause vectors of the incoming
+        guards and of the Gene's guards close enough to be candidates, or the cosine threshold."""
+        if self.matcher is None:
+            return {"threshold": self.guard_threshold, "extracted": job.extracted}
+        floor = self.matcher.candidate_floor
+        candidates = [
+            entry.text
+            for entry in entries
+            if any(float(entry.vector @ vector) >= floor for vector in job.vectors)
+        ]
+        return {
+            "matcher": self.matcher,
+            "clause_vectors": await clause_vectors(embeddings, [*job.guards, *candidates]),
+            "extracted": job.extracted,
+        }
+
+    @property
+    def _near_threshold(self) -> float:
+        """How close a dropped guard must be to an incoming one to be loaded as a candidate."""
+        return self.matcher.candidate_floor if self.matcher is not None else self.guard_threshold
 
     def _backing(self, job: _Job, owner: uuid.UUID) -> Backing:
         return Backing(key=job.trajectory.submitted_by, owner=owner, quorum=self.guard_quorum)
@@ -302,7 +361,11 @@ class EvolutionService:
         # The founder owns the new Gene: its guards are served as the owner's.
         backing = self._backing(job, trajectory.submitted_by)
         plan = plan_merge(
-            [], list(zip(job.guards, job.vectors, strict=True)), now, backing, threshold=self.guard_threshold
+            [],
+            list(zip(job.guards, job.vectors, strict=True)),
+            now,
+            backing,
+            **await self._merge_rule(embeddings, job, []),
         )
         try:
             raw_document = founding_document(
@@ -340,7 +403,9 @@ class EvolutionService:
         gene = await genes.lock_gene(gene_id)
         assert gene is not None
         writer = VersionWriter(session, embeddings)
-        version = await writer.write(gene, raw, asset_id, VersionSource.from_trajectory(trajectory))
+        version = await writer.write(
+            gene, raw, asset_id, VersionSource.from_trajectory(trajectory), reason=VersionReason.founded
+        )
         await writer.link(version, [trajectory.id], EvidenceRole.strategy)
         ledger = GuardLedger(evolution, embeddings)
         await ledger.write(gene_id, plan, [], now, trajectory_id=trajectory.id, backer=backing.key)
@@ -381,11 +446,14 @@ class EvolutionService:
             list(zip(job.guards, job.vectors, strict=True)),
             now,
             backing,
-            threshold=self.guard_threshold,
+            **await self._merge_rule(embeddings, job, entries),
         )
         version: GeneVersion | None = None
         if plan.avoid != old_avoid:
-            version = await self._next_version(writer, gene, current, document, plan.avoid, backing.key)
+            reworded = any(m.reworded and m.into.kept for m in plan.merged)
+            version = await self._next_version(
+                writer, gene, current, document, plan.avoid, backing.key, reworded=reworded
+            )
             await writer.link(version, [trajectory.id], EvidenceRole.guards)
         await ledger.write(gene_id, plan, entries, now, trajectory_id=trajectory.id, backer=backing.key)
         asset_id = version.asset_id if version else current.asset_id
@@ -429,6 +497,8 @@ class EvolutionService:
         document: dict[str, Any],
         avoid: list[str],
         published_by: uuid.UUID,
+        *,
+        reworded: bool = False,
     ) -> GeneVersion:
         """The current document with the new `avoid` list; strategy and everything else as they were.
 
@@ -451,7 +521,12 @@ class EvolutionService:
         validated = GeneDocument.model_validate(raw).hashed_fields()
         asset_id = compute_asset_id(validated)
         return await writer.write(
-            gene, validated, asset_id, VersionSource.from_version(current, published_by), embedding=embedding
+            gene,
+            validated,
+            asset_id,
+            VersionSource.from_version(current, published_by),
+            reason=avoid_change_reason(document.get("avoid") or [], avoid, reworded=reworded),
+            embedding=embedding,
         )
 
     async def review_guard(

@@ -29,7 +29,7 @@ from app.genes.schemas import (
     VersionPage,
     VersionSummary,
 )
-from app.genes.versions import VersionSource, VersionWriter
+from app.genes.versions import VersionReason, VersionSource, VersionWriter
 from app.gep.canonical import compute_asset_id
 from app.gep.prompt import BudgetTooSmall, RenderedPrompt, render
 from app.models import EvidenceRole, GeneStatus, GeneVersion, TrajectoryState
@@ -158,7 +158,7 @@ class GeneService:
             cost=provenance.cost,
         )
         writer = VersionWriter(session, embeddings)
-        version = await writer.write(gene, raw, asset_id, source)
+        version = await writer.write(gene, raw, asset_id, source, reason=VersionReason.published)
         evidence = await self._evidence(session, request, gene_id, asset_id, actor, cpu)
         await writer.link(version, evidence, EvidenceRole.strategy)
         await writer.record_published(previous, version, evidence)

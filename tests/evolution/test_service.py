@@ -395,3 +395,37 @@ async def test_thirty_runs_of_one_failure_become_one_clean_guard_with_evidence_3
     assert "example.com" not in text and "pytest" not in text and "test_api" not in text
     document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
     assert document["avoid"][0] == text
+
+
+PRODUCER_LIVE_API = "Do not call the live API from tests; mock the HTTP layer with respx"
+
+
+async def test_extracted_and_producer_guards_meet_in_the_producers_words(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    # The Gene already carries the producer's guard: a run without guards (its rule is extracted) adds
+    # evidence to it, and no second guard.
+    await _publish(client, avoid=[PRODUCER_LIVE_API])
+    result = await _run(session, embeddings, gene_id=GENE_ID)
+    assert result.state == "merged" and result.new_version is None, result.reason
+    [guard] = (await session.scalars(select(Guard).where(Guard.gene_id == GENE_ID))).all()
+    assert (guard.text, guard.evidence_count, guard.extracted) == (PRODUCER_LIVE_API, 2, False)
+
+
+async def test_a_producers_guard_takes_the_place_of_an_extracted_one_and_versions_say_why(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    await _publish(client, avoid=None)
+    extracted = await _run(session, embeddings, gene_id=GENE_ID)
+    assert extracted.new_version == 2
+    [guard] = (await session.scalars(select(Guard).where(Guard.gene_id == GENE_ID))).all()
+    assert guard.extracted and guard.text.startswith("When the tests fail with ConnectionError")
+    steps = [{"action": "add respx mocks for the client", "ok": True}]
+    producer = await _run(session, embeddings, gene_id=GENE_ID, steps=steps, guards=[PRODUCER_LIVE_API])
+    assert producer.new_version == 3, producer.reason
+    await session.refresh(guard)
+    assert (guard.text, guard.evidence_count, guard.extracted) == (PRODUCER_LIVE_API, 2, False)
+    document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
+    assert document["avoid"] == [PRODUCER_LIVE_API]
+    lineage = (await client.get(f"/v1/genes/{GENE_ID}/lineage")).json()["items"]
+    assert [v["reason"] for v in lineage] == ["published", "guards_added", "guards_merged"]
