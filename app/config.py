@@ -109,6 +109,10 @@ class Settings(BaseSettings):
     # A run that names a gene_id must resemble that Gene at least this much (cosine of its task and
     # errors to the Gene); tuned with bench/target_floor.py.
     target_min_similarity: float = Field(default=0.29, ge=-1, le=1)
+    # Independent passed runs (another key, or another task) that must agree before the worker founds
+    # a new Gene; 1 founds from the first run, 2 holds it (rejected, "founding waits…") until a
+    # similar run confirms it, which then founds the Gene with both as evidence.
+    found_min_runs: int = Field(default=1, ge=1, le=10)
     # A job running longer is cancelled, rolled back and counted as a failed attempt.
     worker_job_timeout_seconds: float = Field(default=120.0, gt=0, le=86400)
 

@@ -50,6 +50,8 @@ ELLIPSIS = "…"
 _ERROR_LINE = re.compile(
     r"(?<![\w.])(?:[A-Za-z_]\w*\.)*"
     r"(?P<cls>[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault|Timeout))\b:?\s*(?P<msg>.*)$"
+    # A class from an errors or exceptions module, whatever its name: psycopg.errors.LockNotAvailable.
+    r"|(?<![\w.])(?:[A-Za-z_]\w*\.)*(?:errors|exceptions|exc)\.(?P<dotted>[A-Z]\w+):\s*(?P<dmsg>.*)$"
 )
 _SPACE = re.compile(r"\s+")
 # urllib3 and friends repeat the underlying error in a long "(Caused by …)" tail.
@@ -235,11 +237,22 @@ def error_signature(error: str) -> str:
     run-specific detail masked (rule 5)."""
     lines = [line for line in error.splitlines() if line.strip()]
     for line in reversed(lines):
-        match = _ERROR_LINE.search(line)
-        if match:
-            message = mask(_CAUSED_BY.sub("", match.group("msg")), numbers=True)
-            return f"{match.group('cls')}: {message}" if message else match.group("cls")
+        found = error_in(line)
+        if found:
+            error_class, raw = found
+            message = mask(_CAUSED_BY.sub("", raw), numbers=True)
+            return f"{error_class}: {message}" if message else error_class
     return mask(lines[0], numbers=True) if lines else ""
+
+
+def error_in(line: str) -> tuple[str, str] | None:
+    """(error class, raw message) when `line` names an error class."""
+    match = _ERROR_LINE.search(line)
+    if match is None:
+        return None
+    if match.group("cls"):
+        return match.group("cls"), match.group("msg")
+    return match.group("dotted"), match.group("dmsg")
 
 
 def _verifier_signature(details: Any) -> str:
@@ -363,9 +376,9 @@ def compact_producer_guard(text: str) -> str:
     return shorten(_SPACE.sub(" ", text).strip(), 300)
 
 
-def signals_of(steps: Sequence[Mapping[str, Any]], verifier: Mapping[str, Any]) -> list[str]:
-    """Error classes a run ran into, in order of appearance: its signals for routing and distillation."""
-    found: list[str] = []
+def errors_of(steps: Sequence[Mapping[str, Any]], verifier: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(error class, masked message) of each error a run ran into, in order of appearance, once each."""
+    found: dict[str, str] = {}
     texts = [str(step.get("error") or "") for step in steps]
     details = verifier.get("details")
     if isinstance(details, str):
@@ -374,7 +387,12 @@ def signals_of(steps: Sequence[Mapping[str, Any]], verifier: Mapping[str, Any]) 
         texts.extend(str(details[k]) for k in (*_DETAIL_CLASS_KEYS, *_DETAIL_MESSAGE_KEYS) if details.get(k))
     for text in texts:
         for line in text.splitlines():
-            match = _ERROR_LINE.search(line)
-            if match:
-                found.append(match.group("cls"))
-    return list(dict.fromkeys(found))
+            error = error_in(line)
+            if error is not None:
+                found.setdefault(error[0], mask(_CAUSED_BY.sub("", error[1]), numbers=True))
+    return list(found.items())
+
+
+def signals_of(steps: Sequence[Mapping[str, Any]], verifier: Mapping[str, Any]) -> list[str]:
+    """Error classes a run ran into, in order of appearance: its signals for routing and distillation."""
+    return [error_class for error_class, _ in errors_of(steps, verifier)]

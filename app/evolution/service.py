@@ -58,6 +58,12 @@ from app.models import (
 from app.trajectories.repository import TrajectoryRepository
 
 DEFAULT_MAX_ATTEMPTS = 5
+# The reason of a passed run held back until another independent run confirms it (found_min_runs);
+# the next such run finds it by this prefix.
+WAITING_TO_FOUND = "founding waits for a second independent run"
+# How far back, and how many, held runs a founding run looks at.
+_WAITING_DAYS = 30
+_WAITING_LIMIT = 50
 # Clause vectors by (model, text): a Gene's guards come back in every merge into it.
 _CLAUSE_CACHE: OrderedDict[tuple[str, str], tuple[Vector, Vector]] = OrderedDict()
 _CLAUSE_CACHE_SIZE = 20_000
@@ -162,11 +168,14 @@ class EvolutionService:
         target_floor: float = TARGET_FLOOR,
         guard_quorum: int = 2,
         matcher: GuardMatcher | Literal["default"] | None = "default",
+        found_min_runs: int = 1,
     ) -> None:
         self.actor = actor or worker_actor()
         self.guard_threshold = guard_threshold
         # The guard-pair model decides merges; None keeps the cosine-only rule (guard_threshold).
         self.matcher = default_matcher() if matcher == "default" else matcher
+        # Independent passed runs needed before a new Gene is founded (GENEBANK_FOUND_MIN_RUNS).
+        self.found_min_runs = found_min_runs
         self.route_threshold = route_threshold
         self.target_floor = target_floor
         self.guard_quorum = guard_quorum
@@ -177,6 +186,7 @@ class EvolutionService:
             actor=actor,
             target_floor=settings.target_min_similarity,
             guard_quorum=settings.guard_quorum,
+            found_min_runs=settings.found_min_runs,
         )
 
     async def process(
@@ -248,8 +258,44 @@ class EvolutionService:
                     await evolution.lock_founding(trajectory.task_family)
                     gene_id = await self._route(evolution, job)
         if gene_id is None:
-            return await self._new_gene(session, job, embeddings, found_as or draft_id)
+            partners: list[Trajectory] = []
+            if self.found_min_runs > 1:
+                await evolution.lock_founding(trajectory.task_family)
+                partners = await self._waiting_partners(session, job, embeddings)
+                runs = {(t.submitted_by, t.task_id) for t in [trajectory, *partners]}
+                if len(runs) < self.found_min_runs:
+                    raise Rejected(
+                        f"{WAITING_TO_FOUND}: no Gene matches it yet and this registry founds a Gene "
+                        f"once {self.found_min_runs} independent passed runs agree "
+                        "(GENEBANK_FOUND_MIN_RUNS); the next similar run will found it, with this one "
+                        "as evidence"
+                    )
+            return await self._new_gene(session, job, embeddings, found_as or draft_id, partners)
         return await self._merge(session, job, embeddings, gene_id, how)
+
+    async def _waiting_partners(
+        self, session: AsyncSession, job: _Job, embeddings: EmbeddingService
+    ) -> list[Trajectory]:
+        """Held passed runs of the same task family that resemble this one (routing cosine at least
+        the route threshold). Runs are independent when they differ in key or in task."""
+        trajectory = job.trajectory
+        held = await TrajectoryRepository(session).waiting_to_found(
+            trajectory.task_family,
+            WAITING_TO_FOUND,
+            exclude=trajectory.id,
+            days=_WAITING_DAYS,
+            limit=_WAITING_LIMIT,
+        )
+        if not held:
+            return []
+        vectors = await embed_all(
+            embeddings, [routing_text(t.task_description, self._signals(t)) for t in held]
+        )
+        return [
+            t
+            for vector, t in zip(vectors, held, strict=True)
+            if float(vector @ job.route_vector) >= self.route_threshold
+        ]
 
     async def _check_resemblance(self, evolution: EvolutionRepository, job: _Job, gene_id: str) -> None:
         """A run that names its Gene must be about what the Gene is about (task and errors)."""
@@ -349,7 +395,12 @@ class EvolutionService:
         return Backing(key=job.trajectory.submitted_by, owner=owner, quorum=self.guard_quorum)
 
     async def _new_gene(
-        self, session: AsyncSession, job: _Job, embeddings: EmbeddingService, named_id: str | None
+        self,
+        session: AsyncSession,
+        job: _Job,
+        embeddings: EmbeddingService,
+        named_id: str | None,
+        partners: Sequence[Trajectory] = (),
     ) -> JobResult:
         trajectory = job.trajectory
         genes = GeneRepository(session)
@@ -406,14 +457,24 @@ class EvolutionService:
         version = await writer.write(
             gene, raw, asset_id, VersionSource.from_trajectory(trajectory), reason=VersionReason.founded
         )
-        await writer.link(version, [trajectory.id], EvidenceRole.strategy)
+        partner_ids = [t.id for t in partners]
+        await writer.link(version, [trajectory.id, *partner_ids], EvidenceRole.strategy)
+        for partner in partner_ids:
+            # The held run that this one confirmed is evidence for the Gene it founds.
+            await TrajectoryRepository(session).finish(
+                partner,
+                state=TrajectoryState.merged,
+                reason=f"confirmed by run {trajectory.id}: founded candidate Gene {gene_id} with it",
+                gene_id=gene_id,
+                asset_id=asset_id,
+            )
         ledger = GuardLedger(evolution, embeddings)
         await ledger.write(gene_id, plan, [], now, trajectory_id=trajectory.id, backer=backing.key)
         await writer.record(
             {
                 "gene_id": gene_id,
                 "kind": EventKind.founded.value,
-                "trajectory_ids": [trajectory.id],
+                "trajectory_ids": [trajectory.id, *partner_ids],
                 **guard_changes(plan),
                 "old_asset_id": None,
                 "new_asset_id": asset_id,

@@ -266,9 +266,11 @@ async def test_passed_run_without_draft_founds_a_distilled_gene(
     document = (await client.get(f"/v1/genes/{result.gene_id}")).json()["document"]
     GeneDocument.model_validate(document)
     assert document["strategy"] == ["compute 4/52 * 3/51 = 1/221"]
-    assert document["signals_match"] == ["AnswerMismatchError"]
+    # The error it overcame, then the task's distinctive words (no stop words, no "52-card").
+    assert document["signals_match"] == ["AnswerMismatchError", "probability", "drawing"]
     assert document["validation"] == ["pytest"]
-    assert document["summary"] == MATH_TASK["description"]
+    assert document["summary"] == f"{MATH_TASK['description']}. Overcomes AnswerMismatchError."
+    assert document["generation_meta"]["overcame_errors"] == ["AnswerMismatchError"]
     assert document["generation_meta"]["source"] == "distilled"
 
 
