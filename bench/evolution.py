@@ -152,7 +152,11 @@ def wait_merged(url: str, ids_from: int, count: int, timeout: float = 600) -> fl
             assert row is not None
             pending, rejected, last = row
             if rejected:
-                raise RuntimeError(f"{rejected} trajectories rejected")
+                reason = conn.execute(
+                    "SELECT state_reason FROM trajectories WHERE state = 'rejected' AND task_id >= %s LIMIT 1",
+                    (f"bench-{ids_from:06d}",),
+                ).fetchone()
+                raise RuntimeError(f"{rejected} trajectories rejected: {reason[0] if reason else '?'}")
             if pending == 0:
                 return float(last)
             time.sleep(0.05)

@@ -85,6 +85,14 @@ def choose(values: np.ndarray, labels: np.ndarray, near: np.ndarray, max_near: f
     return best[1]
 
 
+def roc_auc(values: np.ndarray, labels: np.ndarray) -> float:
+    """Probability that a random positive scores above a random negative (ties count half)."""
+    positives, negatives = values[labels], values[~labels]
+    greater = np.sum(positives[:, None] > negatives[None, :])
+    ties = np.sum(positives[:, None] == negatives[None, :])
+    return float((greater + 0.5 * ties) / (len(positives) * len(negatives)))
+
+
 def best_f1(values: np.ndarray, labels: np.ndarray, near: np.ndarray) -> float:
     return choose(values, labels, near, 1.0)
 
@@ -189,6 +197,12 @@ def main() -> None:
             f"            {name:<48} {precision:>9.3f} {recall:>7.3f} {f1:>6.3f} "
             f"{near_merged:>12.1%} ({merged}/{int(near[test].sum())})"
         )
+    hard = test & (labels | near)
+    print(
+        f"test ROC AUC, same vs near-miss: model {roc_auc(probability[hard], labels[hard]):.3f}, "
+        f"cosine {roc_auc(cosine[hard], labels[hard]):.3f}; all pairs: model "
+        f"{roc_auc(probability[test], labels[test]):.3f}, cosine {roc_auc(cosine[test], labels[test]):.3f}"
+    )
     precision, recall, f1, near_merged = scores(model_says[train], labels[train], near[train])
     print(f"\ntrain split (fitted on): model F1 {f1:.3f}, near-misses merged {near_merged:.1%}")
     print(f"threshold {threshold:.4f} (out-of-fold on train), candidate floor cosine {floor:.3f}")
