@@ -153,7 +153,8 @@ def wait_merged(url: str, ids_from: int, count: int, timeout: float = 600) -> fl
             pending, rejected, last = row
             if rejected:
                 reason = conn.execute(
-                    "SELECT state_reason FROM trajectories WHERE state = 'rejected' AND task_id >= %s LIMIT 1",
+                    "SELECT state_reason FROM trajectories "
+                    "WHERE state = 'rejected' AND task_id >= %s LIMIT 1",
                     (f"bench-{ids_from:06d}",),
                 ).fetchone()
                 raise RuntimeError(f"{rejected} trajectories rejected: {reason[0] if reason else '?'}")
