@@ -220,8 +220,6 @@ class EvolutionService:
             raise Rejected("a failed run contributes only failure guards, and none could be taken from it")
         route_text = routing_text(trajectory.task_description, self._signals(trajectory))
         vectors = await embed_all(embeddings, [*guards, route_text])
-        if self.matcher is not None:
-            await clause_vectors(embeddings, guards)
         return _Job(trajectory, guards, vectors[:-1], extracted, vectors[-1])
 
     async def _process(self, session: AsyncSession, job: _Job, embeddings: EmbeddingService) -> JobResult:
@@ -374,15 +372,19 @@ class EvolutionService:
         guards and of the Gene's guards close enough to be candidates, or the cosine threshold."""
         if self.matcher is None:
             return {"threshold": self.guard_threshold, "extracted": job.extracted}
+        # Only pairs at or above the candidate floor are scored: only their clauses are embedded.
         floor = self.matcher.candidate_floor
-        candidates = [
-            entry.text
-            for entry in entries
-            if any(float(entry.vector @ vector) >= floor for vector in job.vectors)
-        ]
+        pool = [(entry.text, entry.vector) for entry in entries] + list(
+            zip(job.guards, job.vectors, strict=True)
+        )
+        needed: set[str] = set()
+        for index, (text, vector) in enumerate(zip(job.guards, job.vectors, strict=True)):
+            for other, other_vector in pool[: len(entries) + index]:
+                if other != text and float(other_vector @ vector) >= floor:
+                    needed.update((text, other))
         return {
             "matcher": self.matcher,
-            "clause_vectors": await clause_vectors(embeddings, [*job.guards, *candidates]),
+            "clause_vectors": await clause_vectors(embeddings, sorted(needed)),
             "extracted": job.extracted,
         }
 
