@@ -85,7 +85,8 @@ def trajectory_body(rng: random.Random, index: int, guards: int) -> TrajectoryIn
             "task": {
                 "id": f"bench-{index:06d}",
                 "family": "code_generation",
-                "description": f"Benchmark task {index}",
+                # Like its Gene's summary: a run that names its Gene must resemble it (the target floor).
+                "description": f"Benchmark Gene {index % GENES}: task {index}",
             },
             "producer": {"model": "claude-opus-4-5"},
             "steps": [{"action": "run the suite", "ok": True, "observation": "passed"}],

@@ -378,7 +378,8 @@ def make_run(world: World, rng: random.Random, run: int) -> tuple[dict[str, Any]
     sender = "producer"
     if rng.random() < 0.03:
         payload["verifier"] = {"name": "pytest", "passed": True, "details": {"tests": 40}}
-        payload["guards"] = [OFF_TOPIC[run % 2]]
+        # Both adversary keys send both texts (the key is run % 2): together they reach the quorum.
+        payload["guards"] = [OFF_TOPIC[(run // 2) % 2]]
         sender = "adversary"
     elif rng.random() < 0.4:
         payload["guards"] = [rng.choice(mode.paraphrases)]
@@ -397,12 +398,16 @@ class Report:
     recall: float
     duplicates: float
     off_topic: int
+    off_topic_owned: int  # of which on a Gene an adversary founded (and so owns)
     unknown: int
 
 
-async def measure(sessionmaker: Any, world: World, runs: int) -> tuple[Report, dict[str, list[str]]]:
+async def measure(
+    sessionmaker: Any, world: World, runs: int, adversaries: set[Any]
+) -> tuple[Report, dict[str, list[str]]]:
     async with sessionmaker() as session:
         genes = (await session.scalars(select(Gene))).all()
+        owned = {gene.id for gene in genes if gene.owner_key_id in adversaries}
         docs: dict[str, list[str]] = {}
         for gene in genes:
             version = await session.scalar(
@@ -423,7 +428,7 @@ async def measure(sessionmaker: Any, world: World, runs: int) -> tuple[Report, d
         by_task[task_id][gene_id] += 1
     work_of = {task_id: work for task_id, work, _ in world.tasks}
     modes_of_work = {work: {m.id for m in modes} for work, (_, modes) in WORK.items()}
-    served = correct = off_topic = unknown = duplicates = 0
+    served = correct = off_topic = off_topic_owned = unknown = duplicates = 0
     for gene_id, avoid in docs.items():
         task = by_gene[gene_id].most_common(1)[0][0] if by_gene[gene_id] else None
         right = modes_of_work[work_of[task]] | {"verifier"} if task else set()
@@ -431,6 +436,7 @@ async def measure(sessionmaker: Any, world: World, runs: int) -> tuple[Report, d
         served += len(modes)
         correct += sum(1 for m in modes if m in right)
         off_topic += modes.count("offtopic")
+        off_topic_owned += modes.count("offtopic") if gene_id in owned else 0
         unknown += modes.count("unknown")
         counts = Counter(m for m in modes if m not in ("unknown", "verifier"))
         duplicates += sum(c - 1 for c in counts.values() if c > 1)
@@ -450,6 +456,7 @@ async def measure(sessionmaker: Any, world: World, runs: int) -> tuple[Report, d
         recall=found / wanted if wanted else 1.0,
         duplicates=duplicates / len(docs) if docs else 0.0,
         off_topic=off_topic,
+        off_topic_owned=off_topic_owned,
         unknown=unknown,
     )
     return report, docs
@@ -491,14 +498,18 @@ async def replay(url: str, args: argparse.Namespace, *, use_model: bool) -> list
                 service=service,
             )
             await worker.run(drain=True)
-            report, docs = await measure(sessionmaker, world, min(args.runs, batch_start + args.report_every))
+            adversaries = {p.key_id for p in keys["adversary"]}
+            report, docs = await measure(
+                sessionmaker, world, min(args.runs, batch_start + args.report_every), adversaries
+            )
             reports.append(report)
             rule = "model " if use_model else "cosine"
             print(
                 f"  {rule} after {report.runs:>5} runs: {report.genes:>3} Genes for {args.tasks} tasks, "
                 f"{report.served:>3} guards served, precision {report.precision:.3f}, recall "
                 f"{report.recall:.3f}, duplicates/Gene {report.duplicates:.2f}, off-topic served "
-                f"{report.off_topic} ({time.monotonic() - started:.0f} s)",
+                f"{report.off_topic} ({report.off_topic_owned} on Genes adversaries founded) "
+                f"({time.monotonic() - started:.0f} s)",
                 flush=True,
             )
     finally:
@@ -532,6 +543,7 @@ def main() -> None:
         ("recall (modes seen >= 3 times)", model.recall, cosine.recall, ">= 0.8"),
         ("duplicate guards per Gene", model.duplicates, cosine.duplicates, "<= 0.1"),
         ("off-topic guards served", model.off_topic, cosine.off_topic, "0"),
+        ("  of which on adversary-founded Genes", model.off_topic_owned, cosine.off_topic_owned, ""),
         ("Genes founded", model.genes, cosine.genes, f"{args.tasks} tasks"),
         ("guards served", model.served, cosine.served, ""),
     ):

@@ -12,7 +12,7 @@ import json
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -67,6 +67,11 @@ _WAITING_LIMIT = 50
 # Clause vectors by (model, text): a Gene's guards come back in every merge into it.
 _CLAUSE_CACHE: OrderedDict[tuple[str, str], tuple[Vector, Vector]] = OrderedDict()
 _CLAUSE_CACHE_SIZE = 20_000
+# A guard another key sends for a Gene must resemble a failure of its own run (cosine to a failed step's
+# action, error and correction): one that does not is off topic and is not taken. Chosen on the replay
+# world of bench/evolution_quality.py: its producers' guards reach 0.39 at least, and the off-topic
+# "Do not write docstrings…" stays under 0.1 against every failure there.
+GROUNDING_FLOOR = 0.3
 
 
 async def clause_vectors(embeddings: EmbeddingService, texts: Sequence[str]) -> ClauseVectors:
@@ -145,8 +150,10 @@ class _Job:
     vectors: list[Vector]
     # The guards were extracted by the registry (the producer sent none).
     extracted: bool
+    # Per producer guard: its best cosine to one of the run's failed steps (None: no failed step).
     # The run's task and the errors it met, embedded like a Gene: for routing and the resemblance check.
     route_vector: Vector
+    grounding: list[float | None] = field(default_factory=list)
     route: RouteCandidate | None = None
     best_similarity: float | None = None
     best_gene_id: str | None = None
@@ -219,8 +226,17 @@ class EvolutionService:
         if not trajectory.verifier_passed and not guards:
             raise Rejected("a failed run contributes only failure guards, and none could be taken from it")
         route_text = routing_text(trajectory.task_description, self._signals(trajectory))
-        vectors = await embed_all(embeddings, [*guards, route_text])
-        return _Job(trajectory, guards, vectors[:-1], extracted, vectors[-1])
+        failures = [
+            "\n".join(str(step.get(k) or "") for k in ("action", "error", "correction"))
+            for step in trajectory.steps
+            if not step.get("ok")
+        ]
+        vectors = await embed_all(embeddings, [*guards, route_text, *(failures if not extracted else [])])
+        guard_vectors, failure_vectors = vectors[: len(guards)], vectors[len(guards) + 1 :]
+        grounding: list[float | None] = [
+            max((float(v @ f) for f in failure_vectors), default=None) for v in guard_vectors
+        ]
+        return _Job(trajectory, guards, guard_vectors, extracted, vectors[len(guards)], grounding)
 
     async def _process(self, session: AsyncSession, job: _Job, embeddings: EmbeddingService) -> JobResult:
         trajectory = job.trajectory
@@ -393,6 +409,19 @@ class EvolutionService:
         """How close a dropped guard must be to an incoming one to be loaded as a candidate."""
         return self.matcher.candidate_floor if self.matcher is not None else self.guard_threshold
 
+    @staticmethod
+    def _drop_ungrounded(job: _Job, *, owner: uuid.UUID) -> int:
+        """Drop the producer guards of a key other than the Gene's owner that resemble no failed step
+        of their own run (off topic); how many were dropped."""
+        if job.extracted or job.trajectory.submitted_by == owner:
+            return 0
+        keep = [i for i, g in enumerate(job.grounding) if g is not None and g >= GROUNDING_FLOOR]
+        dropped = len(job.guards) - len(keep)
+        job.guards = [job.guards[i] for i in keep]
+        job.vectors = [job.vectors[i] for i in keep]
+        job.grounding = [job.grounding[i] for i in keep]
+        return dropped
+
     def _backing(self, job: _Job, owner: uuid.UUID) -> Backing:
         return Backing(key=job.trajectory.submitted_by, owner=owner, quorum=self.guard_quorum)
 
@@ -504,6 +533,7 @@ class EvolutionService:
         current, document, old_avoid, now = state.current, state.document, state.avoid, state.now
         ledger, entries, resynced = state.ledger, state.entries, state.resynced
         backing = self._backing(job, gene.owner_key_id)
+        ungrounded = self._drop_ungrounded(job, owner=gene.owner_key_id)
         plan = plan_merge(
             entries,
             list(zip(job.guards, job.vectors, strict=True)),
@@ -543,6 +573,11 @@ class EvolutionService:
         )
         outcome = f"new version {new_version}" if version else "document unchanged"
         reason = f"merged into {gene_id} ({how}){self._guard_summary(plan)}; {outcome}"
+        if ungrounded:
+            reason += (
+                f"; {ungrounded} guard(s) not taken: they resemble none of this run's failed steps "
+                "(a guard for another key's Gene must come from a failure of the run that sends it)"
+            )
         return JobResult(
             trajectory.id,
             TrajectoryState.merged,
