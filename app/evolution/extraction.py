@@ -18,7 +18,8 @@ rule a consumer model can follow. The rules:
 3. A failed verifier run whose details name an error becomes
    "When verified by <verifier>, do not leave <ErrorClass: message> unresolved".
 4. Error signature: the last "SomethingError: message" line of the error text (tracebacks end with it;
-   a dotted module prefix is dropped), else its first line.
+   a dotted module prefix is dropped; `psycopg.errors.LockNotAvailable: …` counts too), else its first
+   line that is not a traceback frame.
 5. Run-specific detail is masked into stable placeholders, so thirty runs of one failure read the
    same (`mask`): URLs, hosts and IP addresses (`<host>`), ports (`<port>`), paths and file names
    (`<path>`, `<file>`; well-known files such as `conftest.py` or `pyproject.toml` are kept), line
@@ -54,6 +55,7 @@ _ERROR_LINE = re.compile(
     r"|(?<![\w.])(?:[A-Za-z_]\w*\.)*(?:errors|exceptions|exc)\.(?P<dotted>[A-Z]\w+):\s*(?P<dmsg>.*)$"
 )
 _SPACE = re.compile(r"\s+")
+_FRAME = re.compile(r'\s*(?:File "|Traceback \(most recent call last\)|During handling of|\^+\s*$)')
 # urllib3 and friends repeat the underlying error in a long "(Caused by …)" tail.
 _CAUSED_BY = re.compile(r"\s*\(Caused by .*$")
 _DETAIL_CLASS_KEYS = ("error_class", "error_type", "exception", "error_code", "code")
@@ -242,7 +244,9 @@ def error_signature(error: str) -> str:
             error_class, raw = found
             message = mask(_CAUSED_BY.sub("", raw), numbers=True)
             return f"{error_class}: {message}" if message else error_class
-    return mask(lines[0], numbers=True) if lines else ""
+    # No error class: the first line that is not a traceback's frame or header.
+    plain = [line for line in lines if not _FRAME.match(line)] or lines
+    return mask(plain[0], numbers=True) if plain else ""
 
 
 def error_in(line: str) -> tuple[str, str] | None:

@@ -221,6 +221,11 @@ def test_error_signature_and_signals() -> None:
     assert error_signature(TRACEBACK).startswith("ConnectionError: HTTPSConnectionPool")
     assert error_signature("E   AssertionError: assert 41 == 42") == "AssertionError: assert <n> == <n>"
     assert error_signature("exit status 2\nmake: *** [all] Error 2") == "exit status 2"
+    frame = '  File "/srv/app/test_api_7.py", line 88\nResolutionImpossible: conflicting dependencies'
+    assert error_signature(frame) == "ResolutionImpossible: conflicting dependencies"
+    assert error_signature("psycopg.errors.LockNotAvailable: canceling statement due to lock timeout") == (
+        "LockNotAvailable: canceling statement due to lock timeout"
+    )
     steps = [
         {"action": "a", "ok": False, "error": TRACEBACK},
         {"action": "b", "ok": False, "error": "KeyError: 'id'"},
