@@ -131,6 +131,10 @@ class Settings(BaseSettings):
     webhook_poll_seconds: float = Field(default=1.0, gt=0, le=3600)
     webhook_max_attempts: int = Field(default=10, ge=1, le=100)
     webhook_retry_base_seconds: float = Field(default=5.0, gt=0, le=3600)
+    # Independent passed runs (another key, or another task) that must agree before the worker founds
+    # a new Gene; 1 founds from the first run, 2 holds it (rejected, "founding waits…") until a
+    # similar run confirms it, which then founds the Gene with both as evidence.
+    found_min_runs: int = Field(default=1, ge=1, le=10)
     # A job running longer is cancelled, rolled back and counted as a failed attempt.
     worker_job_timeout_seconds: float = Field(default=120.0, gt=0, le=86400)
 

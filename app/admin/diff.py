@@ -31,13 +31,15 @@ LABELS = {
     "model_name": "producer model",
 }
 
-LineOp = Literal["same", "added", "removed"]
+LineOp = Literal["same", "added", "removed", "moved"]
 
 
 @dataclass(frozen=True)
 class Line:
     op: LineOp
     text: str
+    # For a moved line: its 1-based position in the old list.
+    was: int | None = None
 
 
 @dataclass
@@ -54,6 +56,10 @@ class FieldDiff:
     @property
     def removed(self) -> int:
         return sum(1 for line in self.lines if line.op == "removed")
+
+    @property
+    def moved(self) -> int:
+        return sum(1 for line in self.lines if line.op == "moved")
 
 
 @dataclass
@@ -86,15 +92,23 @@ def _json(value: Any, indent: int | None = None) -> str:
 
 
 def diff_lines(old: list[str], new: list[str]) -> list[Line]:
-    """Old and new lines in order; a replaced line shows as removed then added."""
+    """Old and new lines in order; a replaced line shows as removed then added, and a line that only
+    changed place (a guard ranked anew by evidence) as moved, at its new place."""
     lines: list[Line] = []
     matcher = SequenceMatcher(a=old, b=new, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    opcodes = matcher.get_opcodes()
+    gone = [text for tag, i1, i2, _, _ in opcodes if tag != "equal" for text in old[i1:i2]]
+    came = [text for tag, _, _, j1, j2 in opcodes if tag != "equal" for text in new[j1:j2]]
+    moved = set(gone) & set(came)
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             lines.extend(Line("same", text) for text in old[i1:i2])
             continue
-        lines.extend(Line("removed", text) for text in old[i1:i2])
-        lines.extend(Line("added", text) for text in new[j1:j2])
+        lines.extend(Line("removed", text) for text in old[i1:i2] if text not in moved)
+        lines.extend(
+            Line("moved", text, was=old.index(text) + 1) if text in moved else Line("added", text)
+            for text in new[j1:j2]
+        )
     return lines
 
 

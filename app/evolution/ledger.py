@@ -22,7 +22,7 @@ from app.evolution.merge import GuardEntry, MergePlan, Vector
 from app.evolution.repository import EvolutionRepository
 from app.models import Guard, GuardState
 
-Snapshot = tuple[int, datetime, bool, str]
+Snapshot = tuple[int, datetime, bool, str, str]
 
 
 async def embed_all(embeddings: EmbeddingService, texts: Sequence[str]) -> list[Vector]:
@@ -31,7 +31,7 @@ async def embed_all(embeddings: EmbeddingService, texts: Sequence[str]) -> list[
 
 
 def _snapshot(entry: GuardEntry) -> Snapshot:
-    return (entry.evidence, entry.last_seen, entry.kept, entry.state)
+    return (entry.evidence, entry.last_seen, entry.kept, entry.state, entry.text)
 
 
 class GuardLedger:
@@ -120,6 +120,7 @@ class GuardLedger:
                 last_seen=row.last_seen_at,
                 state=row.state,
                 hold=row.hold_reason,
+                extracted=row.extracted,
             )
             for row in rows
         ]
@@ -180,6 +181,7 @@ class GuardLedger:
                     "kept": guard.kept,
                     "state": guard.state,
                     "hold_reason": guard.hold,
+                    "extracted": guard.extracted,
                     "first_seen_at": guard.first_seen,
                     "last_seen_at": guard.last_seen,
                     # Dropped at once by the cap (kept guards are always active).
@@ -191,12 +193,24 @@ class GuardLedger:
         for guard, guard_id in zip(plan.added, new_ids, strict=True):
             guard.id = guard_id
         updates = []
+        reworded = []
         for entry in entries:
             if entry.id is None or entry.id not in self._before:
                 continue
             was = self._before[entry.id]
             if was == _snapshot(entry):
                 continue
+            if was[4] != entry.text:
+                # A producer's wording took the place of an extracted one (merge.py).
+                reworded.append(
+                    {
+                        "id": entry.id,
+                        "text": entry.text,
+                        "embedding": entry.vector.tolist(),
+                        "embedding_model": self.embeddings.name,
+                        "extracted": entry.extracted,
+                    }
+                )
             # A guard that stays dropped keeps the time it was dropped.
             dropped_at = None if entry.kept else (now if was[2] else self._dropped_at.get(entry.id))
             updates.append(
@@ -210,6 +224,7 @@ class GuardLedger:
                 }
             )
         await self.repo.update_guards(updates)
+        await self.repo.update_guards(reworded)
         touched = [g.id for g in plan.touched if g.id is not None]
         if trajectory_id is not None:
             await self.repo.add_evidence(touched, trajectory_id)

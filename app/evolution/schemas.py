@@ -49,6 +49,11 @@ class LineageEntry(BaseModel):
     guard_trajectory_ids: list[uuid.UUID] = Field(description="runs whose guards changed this version")
     event_id: int | None = Field(description="the evolution event that wrote this version")
     change: str | None = Field(description="published, founded or merged")
+    reason: str | None = Field(
+        description="why this version exists: published, founded, guards_added, guards_merged (a guard took "
+        "a producer's wording), reordered (the same guards ranked anew by evidence) or dropped; null for "
+        "versions written before reasons were recorded"
+    )
     guards_added: list[str]
     guards_dropped: list[str]
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -26,10 +27,12 @@ from app.evolution.destination import ROUTE_THRESHOLD, TARGET_FLOOR, routing_tex
 from app.evolution.distill import NothingToDistil, founding_document, gene_id_for
 from app.evolution.events import guard_changes, worker_actor
 from app.evolution.extraction import compact_producer_guard, extract_guards, signals_of
+from app.evolution.guard_match import GuardMatcher, clauses, default_matcher
 from app.evolution.ledger import GuardLedger, embed_all
 from app.evolution.merge import (
     GUARD_MERGE_THRESHOLD,
     Backing,
+    ClauseVectors,
     GuardEntry,
     MergePlan,
     Vector,
@@ -39,7 +42,7 @@ from app.evolution.merge import (
 from app.evolution.repository import EvolutionRepository, RouteCandidate
 from app.genes.indexing import embedding_text
 from app.genes.repository import GeneRepository
-from app.genes.versions import VersionSource, VersionWriter
+from app.genes.versions import VersionReason, VersionSource, VersionWriter, avoid_change_reason
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument
 from app.models import (
@@ -55,6 +58,41 @@ from app.models import (
 from app.trajectories.repository import TrajectoryRepository
 
 DEFAULT_MAX_ATTEMPTS = 5
+# The reason of a passed run held back until another independent run confirms it (found_min_runs);
+# the next such run finds it by this prefix.
+WAITING_TO_FOUND = "founding waits for a second independent run"
+# How far back, and how many, held runs a founding run looks at.
+_WAITING_DAYS = 30
+_WAITING_LIMIT = 50
+# Clause vectors by (model, text): a Gene's guards come back in every merge into it.
+_CLAUSE_CACHE: OrderedDict[tuple[str, str], tuple[Vector, Vector]] = OrderedDict()
+_CLAUSE_CACHE_SIZE = 20_000
+# A guard another key sends for a Gene must resemble a failure of its own run (cosine to a failed step's
+# action, error and correction): one that does not is off topic and is not taken. Chosen on the replay
+# world of bench/evolution_quality.py: its producers' guards reach 0.39 at least, and the off-topic
+# "Do not write docstrings…" stays under 0.1 against every failure there.
+GROUNDING_FLOOR = 0.3
+
+
+async def clause_vectors(embeddings: EmbeddingService, texts: Sequence[str]) -> ClauseVectors:
+    """The vectors of each guard's mistake and remedy clauses (guard_match.clauses), cached."""
+    found: dict[str, tuple[Vector, Vector]] = {}
+    missing: dict[str, tuple[str, str]] = {}
+    for text in dict.fromkeys(texts):
+        cached = _CLAUSE_CACHE.get((embeddings.name, text))
+        if cached is not None:
+            _CLAUSE_CACHE.move_to_end((embeddings.name, text))
+            found[text] = cached
+        else:
+            missing[text] = clauses(text)
+    parts = list(dict.fromkeys(part for pair in missing.values() for part in pair))
+    vectors = dict(zip(parts, await embed_all(embeddings, parts), strict=True))
+    for text, (mistake, remedy) in missing.items():
+        found[text] = (vectors[mistake], vectors[remedy])
+        _CLAUSE_CACHE[(embeddings.name, text)] = found[text]
+    while len(_CLAUSE_CACHE) > _CLAUSE_CACHE_SIZE:
+        _CLAUSE_CACHE.popitem(last=False)
+    return found
 
 
 @dataclass(frozen=True)
@@ -110,8 +148,12 @@ class _Job:
     trajectory: Trajectory
     guards: list[str]
     vectors: list[Vector]
+    # The guards were extracted by the registry (the producer sent none).
+    extracted: bool
+    # Per producer guard: its best cosine to one of the run's failed steps (None: no failed step).
     # The run's task and the errors it met, embedded like a Gene: for routing and the resemblance check.
     route_vector: Vector
+    grounding: list[float | None] = field(default_factory=list)
     route: RouteCandidate | None = None
     best_similarity: float | None = None
     best_gene_id: str | None = None
@@ -132,9 +174,15 @@ class EvolutionService:
         route_threshold: float = ROUTE_THRESHOLD,
         target_floor: float = TARGET_FLOOR,
         guard_quorum: int = 2,
+        matcher: GuardMatcher | Literal["default"] | None = "default",
+        found_min_runs: int = 1,
     ) -> None:
         self.actor = actor or worker_actor()
         self.guard_threshold = guard_threshold
+        # The guard-pair model decides merges; None keeps the cosine-only rule (guard_threshold).
+        self.matcher = default_matcher() if matcher == "default" else matcher
+        # Independent passed runs needed before a new Gene is founded (GENEBANK_FOUND_MIN_RUNS).
+        self.found_min_runs = found_min_runs
         self.route_threshold = route_threshold
         self.target_floor = target_floor
         self.guard_quorum = guard_quorum
@@ -145,6 +193,7 @@ class EvolutionService:
             actor=actor,
             target_floor=settings.target_min_similarity,
             guard_quorum=settings.guard_quorum,
+            found_min_runs=settings.found_min_runs,
         )
 
     async def process(
@@ -169,6 +218,7 @@ class EvolutionService:
 
     async def _prepare(self, trajectory: Trajectory, embeddings: EmbeddingService) -> _Job:
         """The guards a trajectory brings and their vectors, and its routing vector: before any lock."""
+        extracted = not trajectory.guards
         if trajectory.guards:
             guards = list(dict.fromkeys(compact_producer_guard(str(g)) for g in trajectory.guards))
         else:
@@ -176,8 +226,17 @@ class EvolutionService:
         if not trajectory.verifier_passed and not guards:
             raise Rejected("a failed run contributes only failure guards, and none could be taken from it")
         route_text = routing_text(trajectory.task_description, self._signals(trajectory))
-        vectors = await embed_all(embeddings, [*guards, route_text])
-        return _Job(trajectory, guards, vectors[:-1], vectors[-1])
+        failures = [
+            "\n".join(str(step.get(k) or "") for k in ("action", "error", "correction"))
+            for step in trajectory.steps
+            if not step.get("ok")
+        ]
+        vectors = await embed_all(embeddings, [*guards, route_text, *(failures if not extracted else [])])
+        guard_vectors, failure_vectors = vectors[: len(guards)], vectors[len(guards) + 1 :]
+        grounding: list[float | None] = [
+            max((float(v @ f) for f in failure_vectors), default=None) for v in guard_vectors
+        ]
+        return _Job(trajectory, guards, guard_vectors, extracted, vectors[len(guards)], grounding)
 
     async def _process(self, session: AsyncSession, job: _Job, embeddings: EmbeddingService) -> JobResult:
         trajectory = job.trajectory
@@ -213,8 +272,44 @@ class EvolutionService:
                     await evolution.lock_founding(trajectory.task_family)
                     gene_id = await self._route(evolution, job)
         if gene_id is None:
-            return await self._new_gene(session, job, embeddings, found_as or draft_id)
+            partners: list[Trajectory] = []
+            if self.found_min_runs > 1:
+                await evolution.lock_founding(trajectory.task_family)
+                partners = await self._waiting_partners(session, job, embeddings)
+                runs = {(t.submitted_by, t.task_id) for t in [trajectory, *partners]}
+                if len(runs) < self.found_min_runs:
+                    raise Rejected(
+                        f"{WAITING_TO_FOUND}: no Gene matches it yet and this registry founds a Gene "
+                        f"once {self.found_min_runs} independent passed runs agree "
+                        "(GENEBANK_FOUND_MIN_RUNS); the next similar run will found it, with this one "
+                        "as evidence"
+                    )
+            return await self._new_gene(session, job, embeddings, found_as or draft_id, partners)
         return await self._merge(session, job, embeddings, gene_id, how)
+
+    async def _waiting_partners(
+        self, session: AsyncSession, job: _Job, embeddings: EmbeddingService
+    ) -> list[Trajectory]:
+        """Held passed runs of the same task family that resemble this one (routing cosine at least
+        the route threshold). Runs are independent when they differ in key or in task."""
+        trajectory = job.trajectory
+        held = await TrajectoryRepository(session).waiting_to_found(
+            trajectory.task_family,
+            WAITING_TO_FOUND,
+            exclude=trajectory.id,
+            days=_WAITING_DAYS,
+            limit=_WAITING_LIMIT,
+        )
+        if not held:
+            return []
+        vectors = await embed_all(
+            embeddings, [routing_text(t.task_description, self._signals(t)) for t in held]
+        )
+        return [
+            t
+            for vector, t in zip(vectors, held, strict=True)
+            if float(vector @ job.route_vector) >= self.route_threshold
+        ]
 
     async def _check_resemblance(self, evolution: EvolutionRepository, job: _Job, gene_id: str) -> None:
         """A run that names its Gene must be about what the Gene is about (task and errors)."""
@@ -279,18 +374,64 @@ class EvolutionService:
             gene.id,
             avoid,
             near=near,
-            threshold=self.guard_threshold,
+            threshold=self._near_threshold,
             publisher=current.published_by,
             now=now,
             include=include,
         )
         return _GuardState(current, document, avoid, now, ledger, entries, resynced)
 
+    async def _merge_rule(
+        self, embeddings: EmbeddingService, job: _Job, entries: Sequence[GuardEntry]
+    ) -> dict[str, Any]:
+        """plan_merge's decision arguments: the pair model with the clause vectors of the incoming
+        guards and of the Gene's guards close enough to be candidates, or the cosine threshold."""
+        if self.matcher is None:
+            return {"threshold": self.guard_threshold, "extracted": job.extracted}
+        # Only pairs at or above the candidate floor are scored: only their clauses are embedded.
+        floor = self.matcher.candidate_floor
+        pool = [(entry.text, entry.vector) for entry in entries] + list(
+            zip(job.guards, job.vectors, strict=True)
+        )
+        needed: set[str] = set()
+        for index, (text, vector) in enumerate(zip(job.guards, job.vectors, strict=True)):
+            for other, other_vector in pool[: len(entries) + index]:
+                if other != text and float(other_vector @ vector) >= floor:
+                    needed.update((text, other))
+        return {
+            "matcher": self.matcher,
+            "clause_vectors": await clause_vectors(embeddings, sorted(needed)),
+            "extracted": job.extracted,
+        }
+
+    @property
+    def _near_threshold(self) -> float:
+        """How close a dropped guard must be to an incoming one to be loaded as a candidate."""
+        return self.matcher.candidate_floor if self.matcher is not None else self.guard_threshold
+
+    @staticmethod
+    def _drop_ungrounded(job: _Job, *, owner: uuid.UUID) -> int:
+        """Drop the producer guards of a key other than the Gene's owner that resemble no failed step
+        of their own run (off topic); how many were dropped."""
+        if job.extracted or job.trajectory.submitted_by == owner:
+            return 0
+        keep = [i for i, g in enumerate(job.grounding) if g is not None and g >= GROUNDING_FLOOR]
+        dropped = len(job.guards) - len(keep)
+        job.guards = [job.guards[i] for i in keep]
+        job.vectors = [job.vectors[i] for i in keep]
+        job.grounding = [job.grounding[i] for i in keep]
+        return dropped
+
     def _backing(self, job: _Job, owner: uuid.UUID) -> Backing:
         return Backing(key=job.trajectory.submitted_by, owner=owner, quorum=self.guard_quorum)
 
     async def _new_gene(
-        self, session: AsyncSession, job: _Job, embeddings: EmbeddingService, named_id: str | None
+        self,
+        session: AsyncSession,
+        job: _Job,
+        embeddings: EmbeddingService,
+        named_id: str | None,
+        partners: Sequence[Trajectory] = (),
     ) -> JobResult:
         trajectory = job.trajectory
         genes = GeneRepository(session)
@@ -302,7 +443,11 @@ class EvolutionService:
         # The founder owns the new Gene: its guards are served as the owner's.
         backing = self._backing(job, trajectory.submitted_by)
         plan = plan_merge(
-            [], list(zip(job.guards, job.vectors, strict=True)), now, backing, threshold=self.guard_threshold
+            [],
+            list(zip(job.guards, job.vectors, strict=True)),
+            now,
+            backing,
+            **await self._merge_rule(embeddings, job, []),
         )
         try:
             raw_document = founding_document(
@@ -340,15 +485,27 @@ class EvolutionService:
         gene = await genes.lock_gene(gene_id)
         assert gene is not None
         writer = VersionWriter(session, embeddings)
-        version = await writer.write(gene, raw, asset_id, VersionSource.from_trajectory(trajectory))
-        await writer.link(version, [trajectory.id], EvidenceRole.strategy)
+        version = await writer.write(
+            gene, raw, asset_id, VersionSource.from_trajectory(trajectory), reason=VersionReason.founded
+        )
+        partner_ids = [t.id for t in partners]
+        await writer.link(version, [trajectory.id, *partner_ids], EvidenceRole.strategy)
+        for partner in partner_ids:
+            # The held run that this one confirmed is evidence for the Gene it founds.
+            await TrajectoryRepository(session).finish(
+                partner,
+                state=TrajectoryState.merged,
+                reason=f"confirmed by run {trajectory.id}: founded candidate Gene {gene_id} with it",
+                gene_id=gene_id,
+                asset_id=asset_id,
+            )
         ledger = GuardLedger(evolution, embeddings)
         await ledger.write(gene_id, plan, [], now, trajectory_id=trajectory.id, backer=backing.key)
         await writer.record(
             {
                 "gene_id": gene_id,
                 "kind": EventKind.founded.value,
-                "trajectory_ids": [trajectory.id],
+                "trajectory_ids": [trajectory.id, *partner_ids],
                 **guard_changes(plan),
                 "old_asset_id": None,
                 "new_asset_id": asset_id,
@@ -376,16 +533,20 @@ class EvolutionService:
         current, document, old_avoid, now = state.current, state.document, state.avoid, state.now
         ledger, entries, resynced = state.ledger, state.entries, state.resynced
         backing = self._backing(job, gene.owner_key_id)
+        ungrounded = self._drop_ungrounded(job, owner=gene.owner_key_id)
         plan = plan_merge(
             entries,
             list(zip(job.guards, job.vectors, strict=True)),
             now,
             backing,
-            threshold=self.guard_threshold,
+            **await self._merge_rule(embeddings, job, entries),
         )
         version: GeneVersion | None = None
         if plan.avoid != old_avoid:
-            version = await self._next_version(writer, gene, current, document, plan.avoid, backing.key)
+            reworded = any(m.reworded and m.into.kept for m in plan.merged)
+            version = await self._next_version(
+                writer, gene, current, document, plan.avoid, backing.key, reworded=reworded
+            )
             await writer.link(version, [trajectory.id], EvidenceRole.guards)
         await ledger.write(gene_id, plan, entries, now, trajectory_id=trajectory.id, backer=backing.key)
         asset_id = version.asset_id if version else current.asset_id
@@ -412,6 +573,11 @@ class EvolutionService:
         )
         outcome = f"new version {new_version}" if version else "document unchanged"
         reason = f"merged into {gene_id} ({how}){self._guard_summary(plan)}; {outcome}"
+        if ungrounded:
+            reason += (
+                f"; {ungrounded} guard(s) not taken: they resemble none of this run's failed steps "
+                "(a guard for another key's Gene must come from a failure of the run that sends it)"
+            )
         return JobResult(
             trajectory.id,
             TrajectoryState.merged,
@@ -429,6 +595,8 @@ class EvolutionService:
         document: dict[str, Any],
         avoid: list[str],
         published_by: uuid.UUID,
+        *,
+        reworded: bool = False,
     ) -> GeneVersion:
         """The current document with the new `avoid` list; strategy and everything else as they were.
 
@@ -451,7 +619,12 @@ class EvolutionService:
         validated = GeneDocument.model_validate(raw).hashed_fields()
         asset_id = compute_asset_id(validated)
         return await writer.write(
-            gene, validated, asset_id, VersionSource.from_version(current, published_by), embedding=embedding
+            gene,
+            validated,
+            asset_id,
+            VersionSource.from_version(current, published_by),
+            reason=avoid_change_reason(document.get("avoid") or [], avoid, reworded=reworded),
+            embedding=embedding,
         )
 
     async def review_guard(

@@ -79,6 +79,7 @@ class TimelineService:
                     guard_trajectory_ids=list(guard_ids or []),
                     event_id=event.id if event else None,
                     change=event.kind if event else None,
+                    reason=version.reason,
                     guards_added=[g["text"] for g in event.guards_added] if event else [],
                     guards_dropped=[g["text"] for g in event.guards_dropped] if event else [],
                 )

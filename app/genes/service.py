@@ -32,7 +32,7 @@ from app.genes.schemas import (
     VersionPage,
     VersionSummary,
 )
-from app.genes.versions import VersionSource, VersionWriter
+from app.genes.versions import VersionReason, VersionSource, VersionWriter
 from app.gep.canonical import compute_asset_id
 from app.gep.prompt import BudgetTooSmall, RenderedPrompt, render
 from app.models import EvidenceRole, GeneStatus, GeneVersion, TrajectoryState
@@ -186,7 +186,12 @@ class GeneService:
         writer = VersionWriter(session, embeddings)
         [vector] = await encoding
         version = await writer.write(
-            gene, raw, asset_id, source, embedding=(vector.tolist(), embeddings.name)
+            gene,
+            raw,
+            asset_id,
+            source,
+            embedding=(vector.tolist(), embeddings.name),
+            reason=VersionReason.published,
         )
         evidence = await self._evidence(session, request, gene_id, asset_id, actor, cpu)
         await writer.link(version, evidence, EvidenceRole.strategy)

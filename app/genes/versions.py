@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,6 +24,29 @@ from app.genes.task_keys import add_task_keys, add_trajectory_keys
 from app.gep.canonical import canonical_json
 from app.models import EventKind, EvidenceRole, Gene, GeneVersion, Trajectory
 from app.schemas import Cost, TaskRef
+
+
+class VersionReason(StrEnum):
+    """Why a version exists (gene_versions.reason)."""
+
+    published = "published"  # sent to POST /v1/genes
+    founded = "founded"  # the worker founded the Gene from a run
+    guards_added = "guards_added"  # a guard entered the served `avoid` list
+    guards_merged = "guards_merged"  # a served guard took a producer's wording for the same warning
+    reordered = "reordered"  # the same guards, ranked anew by evidence
+    dropped = "dropped"  # a guard left the list (the cap, a review, a rejection)
+
+
+def avoid_change_reason(old: Sequence[str], new: Sequence[str], *, reworded: bool = False) -> VersionReason:
+    """The reason of a version that changes only `avoid` from `old` to `new`."""
+    if reworded:
+        return VersionReason.guards_merged
+    if set(new) - set(old):
+        return VersionReason.guards_added
+    if set(old) - set(new):
+        return VersionReason.dropped
+    return VersionReason.reordered
+
 
 # The actor of a publish's event (the worker names its host and process).
 API_ACTOR = "api"
@@ -115,6 +139,7 @@ class VersionWriter:
         asset_id: str,
         source: VersionSource,
         *,
+        reason: VersionReason,
         embedding: tuple[list[float], str] | None = None,
     ) -> GeneVersion:
         """Append `raw` as the next version of `gene` (locked by the caller) and make it current.
@@ -149,6 +174,7 @@ class VersionWriter:
                 "cost_attempts": source.cost_attempts,
                 "cost_seconds": source.cost_seconds,
                 "published_by": source.published_by,
+                "reason": reason.value,
                 "embedding": embedding[0],
                 "embedding_model": embedding[1],
                 "search_tsv": search_vector(raw),

@@ -46,6 +46,11 @@ class GeneVersion(Base):
             "provenance_kind IN ('verified_trajectory', 'manual', 'reference')", name="provenance_kind_valid"
         ),
         CheckConstraint("version >= 1", name="version_positive"),
+        CheckConstraint(
+            "reason IS NULL OR reason IN "
+            "('published', 'founded', 'guards_added', 'guards_merged', 'reordered', 'dropped')",
+            name="reason_valid",
+        ),
         Index("ix_gene_versions_gene_id_valid_from", "gene_id", "valid_from"),
         Index(
             "ix_gene_versions_embedding_hnsw",
@@ -89,6 +94,9 @@ class GeneVersion(Base):
     cost_seconds: Mapped[float | None] = mapped_column(Double)
     # The key that published this version, or whose run (or guard review) made the worker write it.
     published_by: Mapped[uuid.UUID] = mapped_column(ForeignKey("api_keys.id"), nullable=False)
+    # Why this version exists: published, founded, guards_added, guards_merged, reordered, dropped
+    # (app/genes/versions.py, VersionReason); null for versions written before it was recorded.
+    reason: Mapped[str | None] = mapped_column(Text)
 
     embedding: Mapped[list[float] | None] = mapped_column(Vector(EMBEDDING_DIM))
     embedding_model: Mapped[str | None] = mapped_column(Text)

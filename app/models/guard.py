@@ -61,6 +61,9 @@ class Guard(Base):
     state: Mapped[str] = mapped_column(Text, nullable=False, server_default=GuardState.active.value)
     # Why it waits for a human whatever its backing (text that looks like fetching or running code).
     hold_reason: Mapped[str | None] = mapped_column(Text)
+    # Extracted by the registry from a run's steps (not a producer's words): a producer's guard that
+    # means the same replaces its text.
+    extracted: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="false")
     reviewed_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("api_keys.id"))
     reviewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     review_note: Mapped[str | None] = mapped_column(Text)

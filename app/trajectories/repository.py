@@ -207,6 +207,30 @@ class TrajectoryRepository:
             )
         )
 
+    async def waiting_to_found(
+        self, task_family: str | None, reason_prefix: str, *, exclude: uuid.UUID, days: int, limit: int
+    ) -> Sequence[Trajectory]:
+        """Passed runs of `task_family` held back from founding (their reason starts with
+        `reason_prefix`) in the last `days`, newest first."""
+        family = (
+            Trajectory.task_family.is_(None) if task_family is None else Trajectory.task_family == task_family
+        )
+        stmt = (
+            select(Trajectory)
+            .where(
+                family,
+                Trajectory.state == TrajectoryState.rejected.value,
+                Trajectory.verifier_passed,
+                Trajectory.result_gene_id.is_(None),
+                Trajectory.state_reason.startswith(reason_prefix, autoescape=True),
+                Trajectory.received_at > func.now() - timedelta(days=days),
+                Trajectory.id != exclude,
+            )
+            .order_by(Trajectory.received_at.desc())
+            .limit(limit)
+        )
+        return (await self.session.scalars(stmt)).all()
+
     async def next_claimable(self) -> Row[uuid.UUID, int, str | None] | None:
         """Lock the oldest pending trajectory that no job holds and no lease covers."""
         stmt = (

@@ -18,6 +18,7 @@ from app.admin.svg import (
     rebucket,
     success_over_time,
 )
+from app.genes.versions import VersionReason, avoid_change_reason
 from tests.factories import gene_doc
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
@@ -165,3 +166,24 @@ def test_each_consumer_model_gets_a_bar_and_its_lower_bound_mark() -> None:
     assert [v.label for v in chart.values] == ["3/4 (75%)", "0/2 (0%)"]
     [marker] = chart.markers
     assert marker.x == chart.plot_left + 0.5 * chart.plot_width
+
+
+def test_a_reorder_shows_as_moves_not_as_added_and_removed() -> None:
+    """A version whose guards were ranked anew by evidence: the same texts, another order."""
+    lines = diff_lines(["guard a", "guard b", "guard c"], ["guard b", "guard a", "guard c"])
+    assert [(line.op, line.text) for line in lines if line.op != "same"] == [("moved", "guard b")]
+    assert [line.was for line in lines if line.op == "moved"] == [2]
+    doc = gene_doc(avoid=["guard a", "guard b"])
+    avoid = diff_documents(doc, gene_doc(avoid=["guard b", "guard a"])).field("avoid")
+    assert avoid is not None and (avoid.added, avoid.removed, avoid.moved) == (0, 0, 1)
+    # A text that is really new or really gone is still added or removed.
+    mixed = diff_lines(["a", "b"], ["b", "c", "a"])
+    assert sorted(line.op for line in mixed if line.op != "same") == ["added", "moved"]
+
+
+def test_version_reasons_follow_the_avoid_change() -> None:
+    assert avoid_change_reason(["a", "b"], ["b", "a"]) == VersionReason.reordered
+    assert avoid_change_reason(["a"], ["b", "a"]) == VersionReason.guards_added
+    assert avoid_change_reason(["a", "b"], ["a"]) == VersionReason.dropped
+    assert avoid_change_reason(["a", "b"], ["c", "a"]) == VersionReason.guards_added
+    assert avoid_change_reason(["a"], ["b"], reworded=True) == VersionReason.guards_merged

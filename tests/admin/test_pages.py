@@ -123,6 +123,8 @@ async def test_the_diff_marks_added_and_removed_guards_and_steps(
     assert '<li class="removed">' not in strategy + guards
     assert strategy.count('<li class="same">') == 3 and guards.count('<li class="same">') == 1
     assert "strategy steps</a>: <span" in forward and "1 added" in forward
+    # The version says why it exists.
+    assert 'why: <strong class="version-reason">published</strong>' in forward
     backward = (await signed_in.get(f"/admin/genes/{history.gene_id}/diff?from=2&to=1")).text
     removed = re.findall(r"<del><span class=\"sr-only\">removed: </span>(.*?)</del>", backward)
     assert (

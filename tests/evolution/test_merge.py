@@ -8,7 +8,9 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 
 from app.embeddings import EmbeddingService
+from app.evolution.guard_match import default_matcher
 from app.evolution.merge import GUARD_MERGE_THRESHOLD, Backing, GuardEntry, Vector, plan_merge, plan_review
+from app.evolution.service import clause_vectors as clause_vectors_of
 from app.models import GuardState
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -181,3 +183,63 @@ def test_a_rejected_guard_stays_out_and_a_review_can_remove_a_served_one() -> No
     # Evidence and backers keep coming; the rejection holds.
     plan = plan_merge([served, other], [("served", a)], T0, BY_OWNER)
     assert served.evidence == 3 and served.state == GuardState.rejected and plan.avoid == ["other"]
+
+
+async def test_the_pair_model_merges_paraphrases_and_keeps_near_misses_apart(
+    embeddings: EmbeddingService,
+) -> None:
+    matcher = default_matcher()
+    existing_texts = [
+        "Avoid calling the live API from tests; mock the HTTP layer with respx instead",
+        "Avoid comparing floats with == in tests; use pytest.approx.",
+    ]
+    incoming_texts = [
+        "Do not hit the real API in tests: mock HTTP calls with respx",
+        "Avoid pytest.approx for integer counts and lengths; exact equality is the right check there.",
+    ]
+    texts = existing_texts + incoming_texts
+    vectors = await _vectors(embeddings, texts)
+    clause_vectors = await clause_vectors_of(embeddings, texts)
+    existing = [_entry(text, vectors[i], 1, i, guard_id=i + 1) for i, text in enumerate(existing_texts)]
+    plan = plan_merge(
+        existing,
+        list(zip(incoming_texts, vectors[2:], strict=True)),
+        T0 + timedelta(hours=1),
+        BY_OWNER,
+        matcher=matcher,
+        clause_vectors=clause_vectors,
+    )
+    [merged] = plan.merged
+    assert (merged.incoming, merged.into.text) == (incoming_texts[0], existing_texts[0])
+    assert merged.probability is not None and merged.probability >= matcher.threshold
+    assert [g.text for g in plan.added] == [incoming_texts[1]]
+
+
+PRODUCER = "Do not call the live API from tests; mock the HTTP layer with respx"
+EXTRACTED = (
+    "When the tests fail with ConnectionError: HTTPSConnectionPool(host=<host>, port=<port>): Max retries "
+    "exceeded with…, do not run them again unchanged; instead mock the HTTP layer with respx"
+)
+
+
+async def test_producer_and_extracted_guards_meet_in_the_producers_words(
+    embeddings: EmbeddingService,
+) -> None:
+    matcher = default_matcher()
+    vectors = await _vectors(embeddings, [PRODUCER, EXTRACTED])
+    clause_vectors = await clause_vectors_of(embeddings, [PRODUCER, EXTRACTED])
+    rule = {"matcher": matcher, "clause_vectors": clause_vectors}
+    now = T0 + timedelta(hours=1)
+
+    # An extracted guard merges into the producer's: the producer's text stays.
+    producers = [_entry(PRODUCER, vectors[0], 2, 0, guard_id=1)]
+    plan = plan_merge(producers, [(EXTRACTED, vectors[1])], now, BY_OWNER, extracted=True, **rule)
+    assert plan.added == [] and plan.avoid == [PRODUCER] and producers[0].evidence == 3
+    assert not plan.merged[0].reworded
+
+    # A producer's guard merges into an extracted one: the guard takes the producer's wording.
+    extracted = [_entry(EXTRACTED, vectors[1], 4, 0, guard_id=2)]
+    extracted[0].extracted = True
+    plan = plan_merge(extracted, [(PRODUCER, vectors[0])], now, BY_OWNER, **rule)
+    assert plan.added == [] and plan.avoid == [PRODUCER]
+    assert plan.merged[0].reworded and extracted[0].evidence == 5 and not extracted[0].extracted

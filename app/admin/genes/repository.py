@@ -32,6 +32,7 @@ GeneSort = Literal[
 ]
 
 _VERSION_COLUMNS = (
+    GeneVersion.reason,
     GeneVersion.gene_id,
     GeneVersion.version,
     GeneVersion.asset_id,

@@ -1,0 +1,79 @@
+"""Build bench/data/guard_pairs.jsonl: the 155 original hand-labelled pairs plus pairs drawn from the
+hand-written scenarios of guard_scenarios.jsonl, each with a fixed train/test split.
+
+A scenario is one warning written four ways (`same`: a producer's sentence, the extracted
+"When …, do not …; instead …" form, free-form variants) and three near-misses (`near`: the same topic
+and vocabulary, different advice). From each scenario:
+- 6 paraphrase pairs (every two of its `same` texts),
+- 6 near-miss pairs (each near-miss against two of the `same` texts),
+- 1 unrelated pair (its first text against the next scenario of its family).
+
+The split is by scenario (a scenario's pairs are all train or all test, so the test split holds
+topics never seen in training) and, for the original pairs, by pair; both by a hash of a stable key,
+about 40 % test. Re-running the script gives the same file.
+
+    python bench/data/build_guard_pairs.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SCENARIOS = HERE / "guard_scenarios.jsonl"
+PAIRS = HERE / "guard_pairs.jsonl"
+TEST_SHARE = 0.4
+
+
+def split_of(key: str) -> str:
+    bucket = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
+    return "test" if bucket < TEST_SHARE else "train"
+
+
+def main() -> None:
+    lines = [json.loads(line) for line in PAIRS.read_text().splitlines() if line.strip()]
+    original = [pair for pair in lines if not str(pair.get("group", "hand-")).startswith("scenario-")]
+    # The original pairs keep their fields; they gain a group (themselves) and a split.
+    rows = []
+    for pair in original:
+        pair = {k: v for k, v in pair.items() if k not in ("split", "group")}
+        group = "hand-" + hashlib.sha256((pair["a"] + "\n" + pair["b"]).encode()).hexdigest()[:10]
+        rows.append({**pair, "group": group, "split": split_of(group)})
+    scenarios = [json.loads(line) for line in SCENARIOS.read_text().splitlines() if line.strip()]
+    by_family: dict[str, list[dict[str, object]]] = defaultdict(list)
+    for scenario in scenarios:
+        by_family[scenario["family"]].append(scenario)
+    for scenario in scenarios:
+        same, near, family = scenario["same"], scenario["near"], scenario["family"]
+        group = f"scenario-{scenario['id']}"
+        split = split_of(group)
+        common = {"family": family, "group": group, "split": split}
+        for a, b in itertools.combinations(same, 2):
+            rows.append({"a": a, "b": b, "same": True, "kind": "paraphrase", **common})
+        for index, miss in enumerate(near):
+            for offset in (0, 1):
+                rows.append(
+                    {
+                        "a": same[(index + offset) % len(same)],
+                        "b": miss,
+                        "same": False,
+                        "kind": "near_miss",
+                        **common,
+                    }
+                )
+        siblings = by_family[family]
+        other = siblings[(siblings.index(scenario) + 1) % len(siblings)]
+        rows.append({"a": same[0], "b": other["same"][1], "same": False, "kind": "unrelated", **common})
+    PAIRS.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+    counts: dict[tuple[str, str], int] = defaultdict(int)
+    for row in rows:
+        counts[(row["split"], row["kind"])] += 1
+    print(f"{len(rows)} pairs:", dict(sorted(counts.items())))
+
+
+if __name__ == "__main__":
+    main()
