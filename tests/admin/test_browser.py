@@ -165,7 +165,10 @@ async def _evolve(
                 },
                 {"action": "close the session after yield", "ok": True, "observation": f"ok {HOSTILE}"},
             ],
-            guards=["Do not leave an aiohttp.ClientSession open across tests; close it in the fixture"],
+            # Unlike any guard the Gene has (the guard-pair model would merge a paraphrase of one).
+            guards=[
+                "Do not leave background tasks running after a test; cancel them in the fixture teardown"
+            ],
         ),
     ]
     async with sessions.begin() as session:
@@ -401,7 +404,7 @@ async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
         await page.wait_for_url(f"**/admin/genes/{FEATURED}/diff?from=1&to=5")
         guards = page.locator("#field-avoid")
         added = await guards.locator("li.added").all_inner_texts()
-        assert any("aiohttp.ClientSession open across tests" in line for line in added), added
+        assert any("background tasks running after a test" in line for line in added), added
         removed = await guards.locator("li.removed").all_inner_texts()
         assert len(removed) == 1 and "time.sleep" in removed[0]
         steps = await page.locator("#field-strategy li.added").all_inner_texts()

@@ -31,6 +31,11 @@ json_value = st.recursive(
 )
 
 
+def _substring_pattern(source: str) -> bool:
+    """A valid substring signal: not a /regex/, and at least one non-blank `|` alternative."""
+    return not source.startswith("/") and any(part.strip() for part in source.split("|"))
+
+
 @st.composite
 def documents(draw: st.DrawFn) -> dict[str, Any]:
     doc: dict[str, Any] = {
@@ -38,7 +43,7 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
         "schema_version": "1.13.0",
         "id": "gene_" + draw(st.from_regex(r"[a-z0-9_]{3,20}", fullmatch=True)),
         "category": draw(st.sampled_from(["repair", "optimize", "innovate", "explore"])),
-        "signals_match": draw(st.lists(text.filter(lambda s: not s.startswith("/")), min_size=1, max_size=4)),
+        "signals_match": draw(st.lists(text.filter(_substring_pattern), min_size=1, max_size=4)),
         "strategy": draw(st.lists(text, min_size=1, max_size=4)),
         "constraints": {
             "max_files": draw(st.integers(1, 50) | st.integers(1, 50).map(float)),
