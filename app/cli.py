@@ -308,6 +308,13 @@ def import_registry(
                 raise typer.BadParameter(f"line {number}: {error}") from None
         return importer.applied
 
+    _apply_with(embeddings, job)
+
+
+def _apply_with(
+    embeddings: EmbeddingService, job: Callable[[async_sessionmaker[AsyncSession]], Awaitable[Applied]]
+) -> None:
+    """Run an import or a mirror against this registry's database, then say what it applied."""
     try:
         applied = _with_database(job)
     finally:
@@ -345,11 +352,7 @@ def mirror(
                         return importer.applied
                     await asyncio.sleep(interval)
 
-    try:
-        applied = _with_database(job)
-    finally:
-        embeddings.close()
-    typer.echo(applied.summary())
+    _apply_with(embeddings, job)
 
 
 @cli.command()
