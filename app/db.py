@@ -143,7 +143,7 @@ def libpq_conninfo(url: str) -> str:
     return normalize_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def create_read_pool(url: str, settings: Settings) -> AsyncConnectionPool:
+def create_read_pool(url: str, settings: Settings) -> ReadPool:
     """Autocommit psycopg connections for the hot read path (fetch by id, by asset).
 
     Measured in bench/fetch.py: SQLAlchemy's async engine adds more per-request CPU than the

@@ -55,7 +55,7 @@ _RETRY_DOWN_SECONDS = 5.0
 
 class Replica:
     def __init__(self, url: str, settings: Settings) -> None:
-        self.pool: ReadPool = create_read_pool(url, settings)  # type: ignore[assignment]
+        self.pool: ReadPool = create_read_pool(url, settings)
         self.engine: AsyncEngine = create_engine(url, settings)
         self.sessionmaker: async_sessionmaker[AsyncSession] = create_sessionmaker(self.engine)
         self.down_until = 0.0

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import psycopg
 from harness import (
-    ROOT,
     UNLIMITED,
     LoadResult,
     api_key,
@@ -41,8 +40,6 @@ from search import DATA, generate, load, vectors_for
 from app import embedded_pg, migrate
 from app.config import Settings
 from app.embeddings import load_embedder
-
-sys.path.insert(0, str(ROOT))
 from tests.replica import StreamingReplica
 
 

@@ -70,7 +70,7 @@ async def add_trajectory_keys(
 async def refresh_task_keys(
     sessionmaker: async_sessionmaker[AsyncSession], embeddings: EmbeddingService
 ) -> int:
-    """Re-embed keys made by another model, and add the versions' tasks that have no key (schema 0011)."""
+    """Re-embed keys made by another model, and add the versions' tasks that have no key (schema 0014)."""
     done = 0
     while True:
         async with sessionmaker.begin() as session:

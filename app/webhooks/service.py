@@ -141,6 +141,12 @@ class WebhookService:
     async def list(self, session: AsyncSession) -> list[SubscriptionRead]:
         return [SubscriptionRead(**_read(s)) for s in await WebhookRepository(session).subscriptions()]
 
+    async def subscription(self, session: AsyncSession, subscription_id: uuid.UUID) -> SubscriptionRead:
+        found = await WebhookRepository(session).subscription(subscription_id)
+        if found is None:
+            raise NotFound(f"no webhook subscription {subscription_id}")
+        return SubscriptionRead(**_read(found))
+
     async def unsubscribe(self, session: AsyncSession, subscription_id: uuid.UUID) -> SubscriptionRead:
         repo = WebhookRepository(session)
         subscription = await repo.subscription(subscription_id)
