@@ -18,12 +18,13 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    func,
     text,
 )
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, utcnow_column
+from app.models.base import Base
 
 
 class TrajectoryState(StrEnum):
@@ -89,7 +90,11 @@ class Trajectory(Base):
     # what a rejection says the producer could name.
     route_gene_id: Mapped[str | None] = mapped_column(Text)
     route_similarity: Mapped[float | None] = mapped_column(Double)
-    received_at: Mapped[datetime] = utcnow_column()
+    # clock_timestamp(), not now(): runs received in one transaction keep the order they arrived in,
+    # which is the order the worker takes them (oldest first).
+    received_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.clock_timestamp()
+    )
     processed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Processing attempts, counted when a worker claims the trajectory (in a transaction of its own, so
     # a job that crashes or kills its worker counts too); after the worker's limit it is rejected.

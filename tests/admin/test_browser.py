@@ -171,9 +171,12 @@ async def _evolve(
             ],
         ),
     ]
-    async with sessions.begin() as session:
-        for body in runs:
+    # One transaction per run: runs received in one transaction share `received_at`, and the worker
+    # would take them in any order (the 2 -> 3 diff below relies on 0101 merging before 0102).
+    for body in runs:
+        async with sessions.begin() as session:
             await trajectory_service.submit(session, body)
+    async with sessions.begin() as session:
         busy = await GeneRepository(session).gene_with_version(BUSY)
         assert busy is not None
         for body in _producer_runs(busy[1].document["avoid"][0]):
