@@ -81,6 +81,15 @@ class GeneRepository:
     async def version_by_asset(self, asset_id: str) -> GeneVersion | None:
         return await self.session.scalar(select(GeneVersion).where(GeneVersion.asset_id == asset_id))
 
+    async def known_assets(self, asset_ids: Sequence[str]) -> set[str]:
+        """Which of these asset_ids are versions already (a bulk publish embeds only the others)."""
+        if not asset_ids:
+            return set()
+        found = await self.session.scalars(
+            select(GeneVersion.asset_id).where(GeneVersion.asset_id.in_(list(asset_ids)))
+        )
+        return set(found)
+
     async def get_gene(self, gene_id: str) -> Gene | None:
         return await self.session.get(Gene, gene_id)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,6 +18,7 @@ from app.auth.repository import KeyRepository
 from app.cpu import THREADS, CpuPool
 from app.embeddings import EmbeddingService
 from app.embeddings.base import Vectors
+from app.embeddings.service import PrefetchedEmbeddings
 from app.errors import AppError, Conflict, NotFound, ValidationFailed
 from app.genes.envelope import VersionView
 from app.genes.errors import GeneNotFound, GeneRevoked, NotOwner, StaleParent
@@ -66,6 +69,24 @@ def _scrub(request: PublishRequest, raw: dict[str, Any]) -> _Scrubbed:
     )
 
 
+def _bulk_texts(requests: Sequence[PublishRequest]) -> list[tuple[str, list[str]]]:
+    """Each request's asset_id and the texts its publish embeds: the document's embedding text and
+    its (redacted) task description, a search key of the Gene (app/genes/task_keys.py)."""
+    planned = []
+    for request in requests:
+        raw = request.gene.hashed_fields()
+        texts = [embedding_text(raw)]
+        task = request.provenance.task
+        if (
+            task is not None
+            and task.description
+            and (description := Redactor().text(task.description).strip())
+        ):
+            texts.append(description)
+        planned.append((compute_asset_id(raw), texts))
+    return planned
+
+
 @dataclass
 class Published:
     version: GeneVersion
@@ -108,6 +129,27 @@ class GeneService:
                 encoding.cancel()
             elif not encoding.cancelled():
                 encoding.exception()  # retrieved: a refused publish does not log the encoder's error
+
+    @asynccontextmanager
+    async def bulk_embeddings(
+        self,
+        session: AsyncSession,
+        requests: Sequence[PublishRequest],
+        embeddings: EmbeddingService,
+        cpu: CpuPool = THREADS,
+    ) -> AsyncIterator[EmbeddingService]:
+        """The embeddings for publishing `requests` one by one (POST /v1/genes/batch): every text
+        their publishes will embed, queued in one call before the first is published; documents
+        already in the registry are not embedded at all. Each `publish` then takes its vectors as
+        they come, so the first Genes are written while the others encode."""
+        planned = await cpu.run(0, _bulk_texts, requests)
+        known = await GeneRepository(session).known_assets([asset_id for asset_id, _ in planned])
+        texts = [text for asset_id, texts in planned if asset_id not in known for text in texts]
+        prefetched = PrefetchedEmbeddings(embeddings, texts)
+        try:
+            yield prefetched
+        finally:
+            prefetched.close()
 
     async def _publish_new(
         self,
