@@ -99,6 +99,16 @@ class GeneRepository:
             select(Gene).where(Gene.id == gene_id).with_for_update().execution_options(populate_existing=True)
         )
 
+    async def create_gene(self, values: dict[str, Any]) -> Gene | None:
+        """Create the lineage row and return it (this transaction holds its lock from then on); None
+        when it exists already. One round trip where insert_gene_if_absent and lock_gene take two."""
+        stmt = (
+            pg_insert(Gene).values(**values).on_conflict_do_nothing(index_elements=[Gene.id]).returning(Gene)
+        )
+        result = await self.session.scalars(stmt, execution_options={"populate_existing": True})
+        gene: Gene | None = result.one_or_none()
+        return gene
+
     async def insert_gene_if_absent(self, values: dict[str, Any]) -> bool:
         """Create the lineage row; False when a concurrent publish created it first."""
         stmt = pg_insert(Gene).values(**values).on_conflict_do_nothing(index_elements=[Gene.id])
@@ -113,10 +123,12 @@ class GeneRepository:
         )
 
     async def insert_version(self, values: dict[str, Any]) -> GeneVersion:
-        version = GeneVersion(**values, valid_from=func.now())
-        self.session.add(version)
-        await self.session.flush()
-        await self.session.refresh(version, ["valid_from", "created_at", "search_tsv", "signals_tsv"])
+        # One round trip: the row comes back with what the server computed (times, text vectors).
+        version: GeneVersion = (
+            await self.session.scalars(
+                insert(GeneVersion).values(**values, valid_from=func.now()).returning(GeneVersion)
+            )
+        ).one()
         return version
 
     async def set_owner(self, gene_id: str, key_id: uuid.UUID) -> None:

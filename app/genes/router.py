@@ -152,12 +152,12 @@ async def publish_genes(request: Request, session: SessionDep, producer: Produce
     items = await read_items(request, PublishRequest)
     state = runtime(request)
     valid = [item.model for item in items if item.model is not None]
-    async with gene_service.bulk_embeddings(session, valid, state.embeddings, state.cpu) as embeddings:
+    async with gene_service.bulk_embeddings(session, valid, state.embeddings, state.cpu) as (embeddings, new):
 
         async def publish(item: Item[PublishRequest]) -> dict[str, Any]:
             assert item.model is not None
             published = await gene_service.publish(
-                session, item.model, embeddings, actor=producer, cpu=state.cpu
+                session, item.model, embeddings, actor=producer, cpu=state.cpu, new_assets=new
             )
             version = published.version
             return {
