@@ -23,6 +23,8 @@ from app.genes.indexing import embedding_text
 from app.gep.canonical import compute_asset_id
 from app.main import create_app
 from app.models import AuditEntry, EvolutionEvent, GeneTaskKey, GeneVersion
+from genebank.client import AsyncClient as GenebankClient
+from tests.evolution.builders import trajectory_payload
 from tests.factories import gene_doc, publish_payload
 
 GITHUB = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
@@ -249,3 +251,18 @@ async def test_a_batch_counts_one_write_per_item_all_or_nothing(
     clock.now += 120
     assert (await producer.post("/v1/genes/batch", json=[gene(n) for n in range(63, 66)])).status_code == 200
     assert await _count(session, GeneVersion) == versions + 7
+
+
+async def test_the_python_client_publishes_and_submits_many(genebank: GenebankClient) -> None:
+    invalid = gene(81)
+    invalid["gene"]["strategy"] = []
+    published = await genebank.publish_many([gene(80), invalid])
+    assert (published.accepted, published.rejected) == (1, 1)
+    assert published.results[0]["gene_id"] == "gene_batch_080"
+    assert [p["index"] for p in published.problems] == [1]
+    runs = [trajectory_payload(task={"id": f"many-{n}", "family": "code_generation"}) for n in range(3)]
+    submitted = await genebank.submit_many(runs, idempotency_key="client-many-1")
+    again = await genebank.submit_many(runs, idempotency_key="client-many-1")
+    assert submitted.accepted == 3 and [r["id"] for r in again.results] == [
+        r["id"] for r in submitted.results
+    ]
