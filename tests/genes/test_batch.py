@@ -260,7 +260,7 @@ async def test_the_python_client_publishes_and_submits_many(genebank: GenebankCl
     assert (published.accepted, published.rejected) == (1, 1)
     assert published.results[0]["gene_id"] == "gene_batch_080"
     assert [p["index"] for p in published.problems] == [1]
-    runs = [trajectory_payload(task={"id": f"many-{n}", "family": "code_generation"}) for n in range(3)]
+    runs = [trajectory_payload(cost={"tokens": n}) for n in range(3)]
     submitted = await genebank.submit_many(runs, idempotency_key="client-many-1")
     again = await genebank.submit_many(runs, idempotency_key="client-many-1")
     assert submitted.accepted == 3 and [r["id"] for r in again.results] == [
