@@ -54,16 +54,16 @@ M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
 
 
-# The request body as OpenAPI shows it: the single endpoint's schema, as an array or one a line.
 def request_body_doc(schema_name: str) -> dict[str, Any]:
+    """The request body as OpenAPI shows it: an array of the single endpoint's bodies. (NDJSON, the
+    same items one a line, is said in the description: schema-driven clients and testers cannot
+    build it from a schema.)"""
     items = {"$ref": f"#/components/schemas/{schema_name}"}
     return {
         "requestBody": {
             "required": True,
-            "content": {
-                "application/json": {"schema": {"type": "array", "items": items, "minItems": 1}},
-                NDJSON: {"schema": {"type": "string", "description": f"one {schema_name} object a line"}},
-            },
+            "description": f"a JSON array of {schema_name}, or {NDJSON} with one {schema_name} a line",
+            "content": {"application/json": {"schema": {"type": "array", "items": items, "minItems": 1}}},
         }
     }
 

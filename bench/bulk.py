@@ -193,7 +193,8 @@ def main() -> None:
                 }
                 rows.append(row)
                 print(
-                    f"round {round_ + 1}: bulk {row['bulk']:.1f} Genes/s; embedder {row['embedder']:.1f} Genes/s"
+                    f"round {round_ + 1}: bulk {row['bulk']:.1f} Genes/s;"
+                    f" embedder {row['embedder']:.1f} Genes/s"
                     f" ({row['texts_per_s']:.1f} texts/s, {n_texts / args.genes:.2f} texts a Gene);"
                     f" single publish {row['single']:.1f} Genes/s; server CPU {row['server_cpu_ms']:.1f} ms"
                     f" a Gene, embedder CPU {row['embed_cpu_ms']:.1f} ms a Gene"
@@ -206,7 +207,8 @@ def main() -> None:
     print(f"embedder batched, same texts:   {embedder:6.1f} Genes/s ({med('texts_per_s'):.1f} texts/s)")
     print(f"POST /v1/genes/batch:           {bulk:6.1f} Genes/s = {bulk / embedder:.2f}x the embedder")
     print(
-        f"POST /v1/genes, 4 clients:      {single:6.1f} Genes/s = {single / embedder:.2f}x; bulk {bulk / single:.1f}x it"
+        f"POST /v1/genes, 4 clients:      {single:6.1f} Genes/s = {single / embedder:.2f}x;"
+        f" bulk {bulk / single:.1f}x it"
     )
     print(
         f"CPU a Gene: server {med('server_cpu_ms'):.1f} ms, embedder alone {med('embed_cpu_ms'):.1f} ms"
