@@ -110,6 +110,16 @@ def test_every_method_against_a_live_registry(live: Live) -> None:
         v1 = owner.publish(doc, provenance(model))
         assert (v1.gene_id, v1.version, v1.created, v1.asset_id) == (gene_id, 1, True, checked.asset_id)
         assert owner.publish(doc, provenance(model)).created is False
+        # In bulk: one answer per item, in order; the known document again, and a refused one.
+        batch = owner.publish_many(
+            [
+                {"gene": doc, "provenance": provenance(model)},
+                {"gene": {**doc, "category": "not-a-category"}, "provenance": provenance(model)},
+            ]
+        )
+        assert (batch.accepted, batch.rejected) == (1, 1)
+        assert batch.results[0]["asset_id"] == v1.asset_id and batch.results[0]["created"] is False
+        assert [(p["index"], p["status"]) for p in batch.problems] == [(1, 422)]
 
         # Search the way a consumer would, with its task and the error it sees.
         query = "pytest suite fails in CI without network access"
@@ -189,6 +199,8 @@ def test_every_method_against_a_live_registry(live: Live) -> None:
         assert revoked.status == "revoked"
         with pytest.raises(GeneRevoked):
             consumer.get_gene(gene_id, cache=False)
+        sent = other.submit_many([run(gene_id, model, unique("code")), {"task": {}}])
+        assert (sent.accepted, sent.rejected) == (1, 1) and sent.results[0]["state"] == "pending"
         owner.close()
     assert used == public_methods(Client)
 
