@@ -13,7 +13,9 @@ import asyncio
 import json
 import math
 import pickle
+import random
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +28,7 @@ from harness import conninfo
 from app.config import Settings
 from app.db import configure_read_connection, create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService
+from app.embeddings.base import Embedder
 from app.errors import ValidationFailed
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
@@ -62,19 +65,91 @@ class Asked:
     bm25: list[str] = field(default_factory=list)  # whole-corpus BM25 ranking (top 100)
 
 
-async def publish(url: str, settings: Settings, embeddings: EmbeddingService) -> None:
+def _halves(a: str, b: str, rng: random.Random) -> str:
+    """The first part of `a`'s words and the rest of `b`'s, cut near the middle of each."""
+    wa, wb = a.split(), b.split()
+    cut_a = max(1, len(wa) // 2 + rng.randint(-2, 2))
+    cut_b = max(1, len(wb) // 2 + rng.randint(-2, 2))
+    return " ".join(wa[:cut_a] + wb[cut_b:])[:300]
+
+
+def distractors(count: int, seed: int = 13) -> list[dict[str, Any]]:
+    """`count` generated publish payloads, none a copy of a labelled Gene: near-duplicate recombinations.
+
+    Each takes a labelled Gene A (every Gene in turn) and a Gene B of the same task family but another
+    base problem, and splices them field by field: the summary and the task description are the first
+    half of A's words and the second half of B's; the strategy one or two of A's steps then one or two of
+    B's; the signals one of A's and one of B's; the preconditions A's, the guards B's. So a distractor
+    shares vocabulary, signals and steps with two labelled Genes and states neither's problem whole:
+    every labelled Gene is half of about 2 x count / 1,064 distractors.
+    """
+    corpus = load("corpus.jsonl")
+    # corpus.jsonl holds each base problem's four variants on consecutive lines (build_corpus.py).
+    base = {p["gene"]["id"]: line // 4 for line, p in enumerate(corpus)}
+    by_family: dict[str, list[dict[str, Any]]] = {}
+    for payload in corpus:
+        by_family.setdefault(payload["provenance"]["task"]["family"], []).append(payload)
+    rng = random.Random(seed)
+    out = []
+    for index in range(count):
+        a = corpus[index % len(corpus)]
+        family = a["provenance"]["task"]["family"]
+        b = rng.choice([p for p in by_family[family] if base[p["gene"]["id"]] != base[a["gene"]["id"]]])
+        ga, gb = a["gene"], b["gene"]
+        steps = rng.sample(ga["strategy"], rng.randint(1, 2)) + rng.sample(gb["strategy"], rng.randint(1, 2))
+        gene = {
+            **ga,
+            "id": f"distractor_{index:05d}",
+            "summary": _halves(ga["summary"], gb["summary"], rng),
+            "signals_match": list(
+                dict.fromkeys([rng.choice(ga["signals_match"]), rng.choice(gb["signals_match"])])
+            ),
+            "strategy": steps,
+            "avoid": gb.get("avoid") or ga.get("avoid"),
+        }
+        gene.pop("asset_id", None)
+        task = {
+            **a["provenance"]["task"],
+            "id": f"{family}-d{index}",
+            "description": _halves(
+                a["provenance"]["task"]["description"], b["provenance"]["task"]["description"], rng
+            ),
+        }
+        out.append({"gene": gene, "provenance": {**a["provenance"], "task": task}})
+    return out
+
+
+async def publish(
+    url: str, settings: Settings, embeddings: EmbeddingService, extra: list[dict[str, Any]] | None = None
+) -> None:
+    """The labelled corpus one publish at a time, then `extra` (distractors) eight publishes at once,
+    each through GeneService.publish as POST /v1/genes runs it (its embedding and task key included)."""
     engine = create_engine(url, settings)
     sessionmaker = create_sessionmaker(engine)
+    refused: list[str] = []
+
+    async def one(payload: dict[str, Any]) -> None:
+        try:
+            async with sessionmaker.begin() as session:
+                await gene_service.publish(session, PublishRequest.model_validate(payload), embeddings)
+        except ValidationFailed as exc:  # e.g. the secret scanner's false positives
+            refused.append(f"{payload['gene']['id']}: {exc.detail[:80]}")
+
     try:
-        refused = []
         for payload in load("corpus.jsonl"):
-            try:
-                async with sessionmaker.begin() as session:
-                    await gene_service.publish(session, PublishRequest.model_validate(payload), embeddings)
-            except ValidationFailed as exc:  # e.g. the secret scanner's false positives
-                refused.append(f"{payload['gene']['id']}: {exc.detail[:80]}")
+            await one(payload)
+        if extra:
+            start = time.perf_counter()
+            gate = asyncio.Semaphore(8)
+
+            async def gated(payload: dict[str, Any]) -> None:
+                async with gate:
+                    await one(payload)
+
+            await asyncio.gather(*(gated(p) for p in extra))
+            print(f"published {len(extra)} distractors in {time.perf_counter() - start:.0f} s", flush=True)
         if refused:
-            print(f"{len(refused)} Genes refused by publish:", *refused, sep="\n  ")
+            print(f"{len(refused)} Genes refused by publish:", *refused[:20], sep="\n  ")
     finally:
         await engine.dispose()
     async with await psycopg.AsyncConnection.connect(conninfo(url), autocommit=True) as conn:
@@ -120,9 +195,11 @@ def gene_text(gene: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-async def collect(url: str, settings: Settings, embeddings: EmbeddingService) -> list[Asked]:
+async def collect(
+    url: str, settings: Settings, embeddings: EmbeddingService, extra: list[dict[str, Any]] | None = None
+) -> list[Asked]:
     """Every labelled and unrelated query, with its candidates, features and the baselines' rankings."""
-    corpus = load("corpus.jsonl")
+    corpus = load("corpus.jsonl") + (extra or [])
     asked: list[Asked] = []
     async with await psycopg.AsyncConnection.connect(conninfo(url), autocommit=True) as conn:
         await configure_read_connection(conn, ef_search=settings.search_ef_search)
@@ -175,14 +252,20 @@ async def collect(url: str, settings: Settings, embeddings: EmbeddingService) ->
     return asked
 
 
-def collect_all(settings: Settings, embeddings: EmbeddingService, url: str) -> list[Asked]:
-    asyncio.run(publish(url, settings, embeddings))
-    return asyncio.run(collect(url, settings, embeddings))
+def collect_all(
+    settings: Settings, embeddings: EmbeddingService, url: str, extra: list[dict[str, Any]] | None = None
+) -> list[Asked]:
+    asyncio.run(publish(url, settings, embeddings, extra))
+    return asyncio.run(collect(url, settings, embeddings, extra))
 
 
-def collected(cache: Path | None) -> list[Asked]:
+def collected(
+    cache: Path | None, distractors_count: int = 0, embedder: Embedder | None = None
+) -> list[Asked]:
     """Collect in a scratch database, or reuse a pickle of a previous collection (features do not depend
-    on the weights, so one collection serves fitting and evaluation)."""
+    on the weights, so one collection serves fitting and evaluation). With `distractors_count`, that many
+    generated Genes (`distractors`) are published beside the labelled corpus. `embedder` replaces the
+    configured one (bench/finetune.py: a fine-tuned model embeds the corpus, task keys and queries)."""
     if cache is not None and cache.exists():
         with cache.open("rb") as handle:
             loaded: list[Asked] = pickle.load(handle)
@@ -194,9 +277,10 @@ def collected(cache: Path | None) -> list[Asked]:
 
     with scratch_database() as url:
         settings = Settings(database_url=url)
-        embeddings = EmbeddingService(load_embedder(settings))
+        embeddings = EmbeddingService(embedder or load_embedder(settings))
         try:
-            asked = collect_all(settings, embeddings, url)
+            extra = distractors(distractors_count) if distractors_count else None
+            asked = collect_all(settings, embeddings, url, extra)
         finally:
             embeddings.close()
     if cache is not None:

@@ -10,9 +10,15 @@ fitted on `train` by bench/search_fit.py), prints:
 - the bands: how often an answerable query gets `no_match`, how often an unrelated one does, and
   whether any unrelated query is `found`;
 - calibration: the reliability table and ECE of the score, over every candidate and over first results;
-- an ablation: the model refitted on train without each ingredient, scored on test.
+- an ablation: the model refitted on train without each ingredient, scored on test;
+- with `--distractors N`: the same queries again over the labelled corpus plus N generated distractor
+  Genes (search_features.distractors: each splices a labelled Gene with another problem's Gene of its
+  family, field by field), published through GeneService.publish like any Gene; MRR@10 of every
+  retriever plain and with distractors, and the drop (target: hybrid drops by <= 0.03).
 
-    python bench/search_quality.py [--cache /tmp/search-candidates.pickle]
+    python bench/search_quality.py [--cache /tmp/search-candidates.pickle] [--distractors 10000]
+
+With --cache and --distractors, the distractor collection is cached beside it (<cache>.d<N>).
 """
 
 from __future__ import annotations
@@ -82,6 +88,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--cache", type=Path, help="reuse (or write) the collected candidates here")
+    parser.add_argument(
+        "--distractors", type=int, default=0, metavar="N", help="also run with N generated distractor Genes"
+    )
     args = parser.parse_args()
     asked = collected(args.cache)
     model = fitted_model()
@@ -179,6 +188,35 @@ def main() -> None:
             f"  {label:<34} {mrr(test, rank):>7.3f} {mrr([a for a in test if a.hard], rank):>7.3f}"
             f" {no_match(test):>20.1%} {no_match(unrelated):>19.1%}"
         )
+
+    if args.distractors:
+        cache = args.cache.with_name(f"{args.cache.name}.d{args.distractors}") if args.cache else None
+        crowded = collected(cache, args.distractors)
+        crowded_test = [a for a in crowded if a.split == "test" and not a.negative]
+        crowded_unrelated = [a for a in crowded if a.split == "test" and a.negative]
+        assert [a.id for a in crowded_test] == [a.id for a in test]
+        print(f"\nwith {args.distractors:,} distractor Genes (test split, MRR@10):")
+        print(f"  {'':<13}" + "".join(f"{name:>12}" for name in SUBSETS) + f"{'recall@5':>10}")
+        for mode, rank in modes.items():
+            row = {name: mrr([a for a in crowded_test if keep(a)], rank) for name, keep in SUBSETS.items()}
+            recall = statistics.mean(recall_at_5(rank(a), a.relevant) for a in crowded_test)
+            print(f"  {mode:<13}" + "".join(f"{row[n]:>12.3f}" for n in SUBSETS) + f"{recall:>10.3f}")
+            print(f"  {'  drop':<13}" + "".join(f"{results[mode][n] - row[n]:>+12.3f}" for n in SUBSETS))
+        bands = {
+            name: [band(a) for a in queries]
+            for name, queries in (("answerable", crowded_test), ("unrelated", crowded_unrelated))
+        }
+        for name, got in bands.items():
+            print(
+                f"  {name} (test): "
+                + ", ".join(
+                    f"{b} {got.count(b) / len(got):.1%}" for b in ("found", "low_confidence", "no_match")
+                )
+            )
+        distracted = sum(
+            1 for a in crowded_test if (top := by_model(model)(a)[:1]) and top[0].startswith("distractor_")
+        )
+        print(f"  a distractor ranked first on {distracted} of {len(crowded_test)} test queries")
 
 
 if __name__ == "__main__":
