@@ -330,9 +330,9 @@ def import_registry(
                         if trust_embeddings and bulk_candidate(line):
                             await bulk.add(line)
                         else:
-                            await bulk.flush()  # what came before it is applied first
+                            await bulk.finish()  # what came before it is applied first
                             await importer.apply(line)
-                    await bulk.flush()
+                    await bulk.finish()
                 except (ValueError, KeyError, MirrorError) as error:
                     raise typer.BadParameter(f"line {number} (or its batch): {error}") from None
         return importer.applied

@@ -24,8 +24,10 @@ importer, after the batch before it, so the feed order is kept.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
+import contextlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -165,6 +167,7 @@ class BulkImporter:
         self.rows: list[Row] = []
         self.task_vectors: dict[str, np.ndarray] = {}  # description -> its embedding, across batches
         self.conn: psycopg.AsyncConnection[Any] | None = None
+        self.writing: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> BulkImporter:
         self.conn = await psycopg.AsyncConnection.connect(libpq_conninfo(self.database_url))
@@ -175,14 +178,41 @@ class BulkImporter:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        if self.writing is not None:  # left by an error elsewhere: its outcome no longer matters
+            self.writing.cancel()
+            with contextlib.suppress(BaseException):
+                await self.writing
         if self.conn is not None:
             await self.conn.close()
 
     async def add(self, line: dict[str, Any]) -> None:
-        """Check one line (a bulk candidate) and queue it; a full batch is written at once."""
+        """Check one line (a bulk candidate) and queue it; a full batch is sent to be written.
+
+        The batch before is written meanwhile (PostgreSQL works while this process checks the
+        next lines); its error, if any, is raised here or by `finish`.
+        """
         self.rows.append(self.row(line["record"], line["embedding"]))
         if len(self.rows) >= BATCH:
             await self.flush()
+        elif len(self.rows) % 50 == 0:
+            await asyncio.sleep(0)  # lets the batch being written send its next statement
+
+    async def flush(self) -> None:
+        """Send the queued rows to be written, after the batch before has been."""
+        await self.wait()
+        if self.rows:
+            rows, self.rows = self.rows, []
+            self.writing = asyncio.create_task(self.write(rows))
+
+    async def wait(self) -> None:
+        if self.writing is not None:
+            writing, self.writing = self.writing, None
+            await writing
+
+    async def finish(self) -> None:
+        """Write everything queued, and wait for it."""
+        await self.flush()
+        await self.wait()
 
     def row(self, record: dict[str, Any], embedding: dict[str, Any]) -> Row:
         if embedding.get("model") != self.embeddings.name:
@@ -235,12 +265,9 @@ class BulkImporter:
         )
         return Row(request.gene.id, asset_id, values, key)
 
-    async def flush(self) -> None:
-        """Write the queued rows in one transaction."""
-        if not self.rows:
-            return
+    async def write(self, rows: list[Row]) -> None:
+        """Write rows in one transaction."""
         assert self.conn is not None
-        rows, self.rows = self.rows, []
         wanted = sorted({r.task_description for r in rows if r.task_description} - set(self.task_vectors))
         if wanted:
             vectors = await self.embeddings.embed_texts(wanted)
