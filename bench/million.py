@@ -304,7 +304,8 @@ def main() -> None:
         start = time.perf_counter()
         vectors, ids, families = write_export(export, size, synth, model)
         print(
-            f"  wrote the export ({export.stat().st_size / 2**30:.2f} GiB) in {time.perf_counter() - start:.0f} s",
+            f"  wrote the export ({export.stat().st_size / 2**30:.2f} GiB)"
+            f" in {time.perf_counter() - start:.0f} s",
             flush=True,
         )
         try:
@@ -367,20 +368,20 @@ def measure(
             vectors[row] = np.asarray(stored[gene_id].to_numpy())
         count = conn.execute("SELECT count(*) FROM gene_versions").fetchone()
         assert count is not None and count[0] == size, count
+        options = f"m = {int(args.m)}, ef_construction = {int(args.ef_construction)}"
         notices: list[str] = []
         conn.add_notice_handler(lambda notice: notices.append(str(notice.message_primary)))
         start = time.perf_counter()
         conn.execute(
             "CREATE INDEX ix_gene_versions_embedding_hnsw ON gene_versions USING hnsw"
-            f" (embedding vector_cosine_ops) WITH (m = {int(args.m)}, ef_construction = {int(args.ef_construction)})"
-            " WHERE valid_to IS NULL"
+            f" (embedding vector_cosine_ops) WITH ({options}) WHERE valid_to IS NULL"
         )
         build = time.perf_counter() - start
         start = time.perf_counter()
         for family in HNSW_FAMILIES:  # as migration 0017 makes them, for searches filtered by family
             conn.execute(
                 f"CREATE INDEX ix_gene_versions_embedding_hnsw_{family} ON gene_versions USING hnsw"
-                f" (embedding vector_cosine_ops) WITH (m = {int(args.m)}, ef_construction = {int(args.ef_construction)})"
+                f" (embedding vector_cosine_ops) WITH ({options})"
                 f" WHERE valid_to IS NULL AND task_family = '{family}'"
             )
         family_build = time.perf_counter() - start
@@ -392,21 +393,24 @@ def measure(
             conn.execute(f"REFRESH MATERIALIZED VIEW {view}")
         after = time.perf_counter() - start
         sizes = conn.execute(
-            "SELECT pg_relation_size('ix_gene_versions_embedding_hnsw'), pg_total_relation_size('gene_versions'),"
-            " (SELECT sum(pg_relation_size(indexrelid)) FROM pg_index WHERE indrelid = 'gene_versions'::regclass"
+            "SELECT pg_relation_size('ix_gene_versions_embedding_hnsw'),"
+            " pg_total_relation_size('gene_versions'), (SELECT sum(pg_relation_size(indexrelid))"
+            " FROM pg_index WHERE indrelid = 'gene_versions'::regclass"
             "  AND indexrelid::regclass::text LIKE 'ix_gene_versions_embedding_hnsw_%%')"
         ).fetchone()
         assert sizes is not None
     rate, base_rate = (size - args.baseline_records) / bulk_seconds, args.baseline_records / ordinary
     print(
-        f"  import --trust-embeddings: {rate:8.0f} Genes/s ({bulk_seconds:.0f} s, after {startup:.0f} s to start)"
+        f"  import --trust-embeddings: {rate:8.0f} Genes/s"
+        f" ({bulk_seconds:.0f} s, after {startup:.0f} s to start)"
     )
     print(
         f"  baseline import (publish + encode each): {base_rate:6.1f} Genes/s; ratio {rate / base_rate:.0f}x"
     )
     print(
         f"  HNSW build (m {args.m}, ef_construction {args.ef_construction}): {build:.0f} s;"
-        f" index {sizes[0] / 2**30:.2f} GiB, gene_versions {sizes[1] / 2**30:.2f} GiB; vacuum+analyze+views {after:.0f} s"
+        f" index {sizes[0] / 2**30:.2f} GiB, gene_versions {sizes[1] / 2**30:.2f} GiB;"
+        f" vacuum+analyze+views {after:.0f} s"
     )
     print(f"  the 4 family HNSW indexes (migration 0017): {family_build:.0f} s, {sizes[2] / 2**30:.2f} GiB")
     if notices:
@@ -442,7 +446,8 @@ def measure(
     hnsw_ms = hnsw_at[ef]
     encode_p50, hnsw_p50 = statistics.median(encode_ms), statistics.median(hnsw_ms)
     print(
-        f"  baseline encode p50 {encode_p50:.2f} ms; encode + raw HNSW p50 (ef_search {ef}) {encode_p50 + hnsw_p50:.2f} ms"
+        f"  baseline encode p50 {encode_p50:.2f} ms;"
+        f" encode + raw HNSW p50 (ef_search {ef}) {encode_p50 + hnsw_p50:.2f} ms"
     )
     share = families.count(FAMILY) / size
     auth = bearer(api_key(url))
@@ -477,7 +482,8 @@ def measure(
     if single.errors or family.errors:
         raise RuntimeError(f"error responses: {single.first_error!r} {family.first_error!r}")
     print(
-        f"  /v1/search 1 client (ef_search {ef}): p50 {single.percentile(50):.2f} ms, p95 {single.percentile(95):.2f} ms"
+        f"  /v1/search 1 client (ef_search {ef}): p50 {single.percentile(50):.2f} ms,"
+        f" p95 {single.percentile(95):.2f} ms"
         f" (targets 20 / 40); {single.throughput:.0f} req/s; p50 / (encode + raw HNSW)"
         f" {single.percentile(50) / (encode_p50 + hnsw_p50):.2f}"
     )

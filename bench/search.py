@@ -214,7 +214,8 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
         conn.execute("CHECKPOINT")  # the bulk load's writes, flushed before anything is timed
         for view in TERM_STATS_VIEWS:
             conn.execute(f"REFRESH MATERIALIZED VIEW {view}")
-        print(f"  built the HNSW indexes (main and 4 families) in {time.perf_counter() - start:.0f} s", flush=True)
+        built = time.perf_counter() - start
+        print(f"  built the HNSW indexes (main and 4 families) in {built:.0f} s", flush=True)
 
 
 def vector_baselines(url: str, query_vectors: np.ndarray, ef_search: int) -> tuple[float, list[float]]:
