@@ -267,6 +267,12 @@ def export_registry(
     out: Annotated[
         Path, typer.Option("--out", "-o", help="the JSON-lines file to write ('-': standard output)")
     ] = Path("-"),
+    with_embeddings: Annotated[
+        bool,
+        typer.Option(
+            "--embeddings", help="with each version's vector, for `genebank import --trust-embeddings`"
+        ),
+    ] = False,
 ) -> None:
     """Write every version (document, provenance, status) and status change as JSON lines, in feed order."""
 
@@ -274,7 +280,7 @@ def export_registry(
         written = 0
         stream = sys.stdout if str(out) == "-" else out.open("w", encoding="utf-8")
         try:
-            async for line in export_lines(sessionmaker, database_url):
+            async for line in export_lines(sessionmaker, database_url, embeddings=with_embeddings):
                 stream.write(line + "\n")
                 written += 1
         finally:
@@ -291,32 +297,56 @@ def import_registry(
     path: Annotated[
         Path, typer.Argument(help="a file written by `genebank export`", exists=True, dir_okay=False)
     ],
+    trust_embeddings: Annotated[
+        bool,
+        typer.Option(
+            "--trust-embeddings",
+            help="load first versions that carry this registry's embedder's vectors in batches (COPY),"
+            " without re-embedding them: only for a source you trust",
+        ),
+    ] = False,
 ) -> None:
     """Apply an export: every asset_id verified, what is already here left as it is (so it resumes)."""
     from tqdm import tqdm
 
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    from app.feed.bulk import BulkImporter, bulk_candidate, parse
+
+    with path.open("rb") as counting:
+        total = sum(1 for line in counting if line.strip())
     settings = Settings()
     embeddings = create_embedding_service(settings)
 
-    async def job(sessionmaker: async_sessionmaker[AsyncSession]) -> Applied:
+    async def job(sessionmaker: async_sessionmaker[AsyncSession], database_url: str) -> Applied:
         importer = Importer(sessionmaker, embeddings)
-        for number, line in enumerate(tqdm(lines, unit="record", desc=f"importing {path.name}"), start=1):
-            try:
-                await importer.apply(json.loads(line))
-            except (ValueError, KeyError, MirrorError) as error:
-                raise typer.BadParameter(f"line {number}: {error}") from None
+        async with BulkImporter(database_url, embeddings, importer.applied) as bulk:
+            with path.open(encoding="utf-8") as lines:
+                bar = tqdm(lines, total=total, unit="record", desc=f"importing {path.name}")
+                number = 0
+                try:
+                    for number, text in enumerate(bar, start=1):  # noqa: B007 (reported on error)
+                        if not text.strip():
+                            continue
+                        line = parse(text)
+                        if trust_embeddings and bulk_candidate(line):
+                            await bulk.add(line)
+                        else:
+                            await bulk.finish()  # what came before it is applied first
+                            await importer.apply(line)
+                    await bulk.finish()
+                except (ValueError, KeyError, MirrorError) as error:
+                    raise typer.BadParameter(f"line {number} (or its batch): {error}") from None
         return importer.applied
 
     _apply_with(embeddings, job)
 
 
 def _apply_with(
-    embeddings: EmbeddingService, job: Callable[[async_sessionmaker[AsyncSession]], Awaitable[Applied]]
+    embeddings: EmbeddingService,
+    job: Callable[[async_sessionmaker[AsyncSession], str], Awaitable[Applied]],
 ) -> None:
     """Run an import or a mirror against this registry's database, then say what it applied."""
     try:
-        applied = _with_database(job)
+        applied = _with_database_url(job)
     finally:
         embeddings.close()
     typer.echo(applied.summary())
@@ -334,7 +364,7 @@ def mirror(
     embeddings = create_embedding_service(settings)
     position = cursor_file(settings.data_dir, url)
 
-    async def job(sessionmaker: async_sessionmaker[AsyncSession]) -> Applied:
+    async def job(sessionmaker: async_sessionmaker[AsyncSession], _: str) -> Applied:
         importer = Importer(sessionmaker, embeddings)
         headers = {"Authorization": f"Bearer {key}"}
         async with httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as source:

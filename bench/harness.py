@@ -35,8 +35,13 @@ from app.embeddings.base import Embedder  # noqa: E402
 
 
 @contextlib.contextmanager
-def scratch_database(prefix: str = "genebank_bench") -> Iterator[str]:
-    """A fresh, migrated database on GENEBANK_DATABASE_URL's server, or on an embedded one."""
+def scratch_database(
+    prefix: str = "genebank_bench", server_settings: dict[str, str] | None = None
+) -> Iterator[str]:
+    """A fresh, migrated database on GENEBANK_DATABASE_URL's server, or on an embedded one.
+
+    `server_settings` are set on the embedded server (restarted to apply them), or on the database.
+    """
     server_url = os.environ.get("GENEBANK_DATABASE_URL")
     name = f"{prefix}_{uuid.uuid4().hex[:8]}"
     embedded = None
@@ -48,8 +53,23 @@ def scratch_database(prefix: str = "genebank_bench") -> Iterator[str]:
         embedded = embedded_pg.start(tmp / "pgdata", database="postgres")
         admin = embedded.admin_conninfo()
         url = embedded.url(name)
+        if server_settings:
+            with psycopg.connect(admin, autocommit=True) as conn:
+                for key, value in server_settings.items():
+                    conn.execute(
+                        sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(key), sql.Literal(value))
+                    )
+            embedded.server.stop()
+            embedded.server.ensure_postgres_running()
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        if server_settings and embedded is None:
+            for key, value in server_settings.items():
+                conn.execute(
+                    sql.SQL("ALTER DATABASE {} SET {} = {}").format(
+                        sql.Identifier(name), sql.Identifier(key), sql.Literal(value)
+                    )
+                )
     migrate.upgrade(url)
     try:
         yield url

@@ -32,9 +32,9 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import psycopg
@@ -60,6 +60,7 @@ from app.embeddings.base import Embedder
 from app.genes.indexing import embedding_text, signal_words
 from app.gep.canonical import canonical_json, compute_asset_id
 from app.models.api_key import SYSTEM_KEY_ID
+from app.models.gene_version import HNSW_FAMILIES
 from app.search.repository import TERM_STATS_VIEWS, SearchRepository
 from app.search.schemas import SearchRequest
 from app.search.service import _filters, query_text, search_service
@@ -92,49 +93,72 @@ USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 200) WH
 
 
 def generate(count: int, seed: int = 7) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    return [(gene, provenance) for gene, provenance, _ in generated(count, seed)]
+
+
+def generated(count: int, seed: int = 7) -> Iterator[tuple[dict[str, Any], dict[str, Any], Parts]]:
+    """Genes recombined from the corpus, one at a time, each with the parts it was made of.
+
+    The sequence does not depend on `count`: the first 10,000 of 1,000,000 are the 10,000 Genes.
+    """
     corpus = [json.loads(line) for line in (DATA / "corpus.jsonl").read_text().splitlines() if line.strip()]
     by_family: dict[str, list[dict[str, Any]]] = {}
     for payload in corpus:
         by_family.setdefault(payload["provenance"]["task"]["family"], []).append(payload)
     rng = random.Random(seed)
-    genes = []
     for index in range(count):
         base = corpus[index % len(corpus)]
         family = base["provenance"]["task"]["family"]
         donor = rng.choice(by_family[family])
         gene = dict(base["gene"])
         gene["id"] = f"{gene['id']}_g{index:06d}"
-        gene["summary"] = f"{gene['summary']} ({rng.choice(SETTINGS_WORDS)})"
+        setting = rng.choice(SETTINGS_WORDS)
+        gene["summary"] = f"{gene['summary']} ({setting})"
         steps = list(base["gene"]["strategy"])
-        steps.insert(rng.randrange(len(steps) + 1), rng.choice(donor["gene"]["strategy"]))
+        at = rng.randrange(len(steps) + 1)
+        step = rng.choice(donor["gene"]["strategy"])
+        steps.insert(at, step)
         gene["strategy"] = steps[: rng.randint(2, 3)]  # shorter texts keep embedding 100,000 Genes affordable
-        gene["signals_match"] = list(
-            dict.fromkeys(gene["signals_match"] + [rng.choice(donor["gene"]["signals_match"])])
-        )
+        signal = rng.choice(donor["gene"]["signals_match"])
+        gene["signals_match"] = list(dict.fromkeys(gene["signals_match"] + [signal]))
         gene.pop("asset_id", None)
         provenance = dict(base["provenance"])
-        genes.append((gene, provenance))
-    return genes
+        yield gene, provenance, Parts(index % len(corpus), step, signal, setting)
 
 
-def vectors_for(genes: list[tuple[dict[str, Any], dict[str, Any]]], embedder: Embedder) -> np.ndarray:
-    texts = [embedding_text(gene) for gene, _ in genes]
+class Parts(NamedTuple):
+    """What a generated Gene was recombined from: its base Gene, a donor's step and signal, a setting."""
+
+    base: int  # index in the corpus
+    step: str
+    signal: str
+    setting: str
+
+
+def encode_cached(texts: list[str], embedder: Embedder, what: str = "Genes") -> np.ndarray:
+    """Embeddings of `texts`, computed in batches once and kept in CACHE between runs."""
     key = hashlib.sha256(("\n".join(texts) + embedder.name).encode()).hexdigest()[:16]
     path = CACHE / f"{key}.npy"
     if path.exists():
         return np.load(path)
     start = time.perf_counter()
     vectors = np.concatenate([embedder.encode(texts[i : i + 2048]) for i in range(0, len(texts), 2048)])
-    print(f"  embedded {len(texts)} Genes in {time.perf_counter() - start:.0f} s (batched)", flush=True)
+    print(f"  embedded {len(texts)} {what} in {time.perf_counter() - start:.0f} s (batched)", flush=True)
     CACHE.mkdir(exist_ok=True)
     np.save(path, vectors)
     return vectors
+
+
+def vectors_for(genes: list[tuple[dict[str, Any], dict[str, Any]]], embedder: Embedder) -> np.ndarray:
+    return encode_cached([embedding_text(gene) for gene, _ in genes], embedder)
 
 
 def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: np.ndarray) -> None:
     with psycopg.connect(conninfo(url), autocommit=True) as conn:
         register_vector(conn)
         conn.execute("DROP INDEX IF EXISTS ix_gene_versions_embedding_hnsw")
+        for family in HNSW_FAMILIES:  # migration 0017's, rebuilt after the load as the main one
+            conn.execute(f"DROP INDEX IF EXISTS ix_gene_versions_embedding_hnsw_{family}")
         with conn.cursor() as cur:
             for start in range(0, len(genes), 1000):
                 chunk = list(zip(genes[start : start + 1000], vectors[start : start + 1000], strict=True))
@@ -179,12 +203,19 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
         start = time.perf_counter()
         conn.execute("SET maintenance_work_mem = '1GB'")
         conn.execute(CREATE_HNSW)
+        for family in HNSW_FAMILIES:
+            conn.execute(
+                CREATE_HNSW.replace("_hnsw ON", f"_hnsw_{family} ON").replace(
+                    "WHERE valid_to IS NULL", f"WHERE valid_to IS NULL AND task_family = '{family}'"
+                )
+            )
         conn.execute("VACUUM ANALYZE gene_versions")
         conn.execute("VACUUM ANALYZE genes")
         conn.execute("CHECKPOINT")  # the bulk load's writes, flushed before anything is timed
         for view in TERM_STATS_VIEWS:
             conn.execute(f"REFRESH MATERIALIZED VIEW {view}")
-        print(f"  built the HNSW index in {time.perf_counter() - start:.0f} s", flush=True)
+        built = time.perf_counter() - start
+        print(f"  built the HNSW indexes (main and 4 families) in {built:.0f} s", flush=True)
 
 
 def vector_baselines(url: str, query_vectors: np.ndarray, ef_search: int) -> tuple[float, list[float]]:

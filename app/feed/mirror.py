@@ -19,6 +19,7 @@ page, so it resumes where it stopped.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import numpy as np
 import psycopg
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -128,9 +130,13 @@ class Importer:
 
 
 async def export_lines(
-    sessionmaker: async_sessionmaker[AsyncSession], database_url: str
+    sessionmaker: async_sessionmaker[AsyncSession], database_url: str, *, embeddings: bool = False
 ) -> AsyncIterator[str]:
-    """This registry's feed from the beginning as JSON lines (revoked Genes' versions are left out)."""
+    """This registry's feed from the beginning as JSON lines (revoked Genes' versions are left out).
+
+    With `embeddings`, each version line carries its stored vector (app/feed/bulk.py), so that
+    `genebank import --trust-embeddings` loads it without embedding it again.
+    """
     conn = await psycopg.AsyncConnection.connect(libpq_conninfo(database_url), autocommit=True)
     await configure_read_connection(conn, ef_search=40)
     try:
@@ -139,7 +145,7 @@ async def export_lines(
             async with sessionmaker() as session:
                 page = await feed_service.page(session, since, PAGE)
             for item in page.items:
-                line = await _export_item(conn, item)
+                line = await _export_item(conn, item, embeddings)
                 if line is not None:
                     yield json.dumps(line, separators=(",", ":"), ensure_ascii=False)
             if not page.items:
@@ -149,7 +155,9 @@ async def export_lines(
         await conn.close()
 
 
-async def _export_item(conn: psycopg.AsyncConnection[Any], item: FeedItem) -> dict[str, Any] | None:
+async def _export_item(
+    conn: psycopg.AsyncConnection[Any], item: FeedItem, embeddings: bool = False
+) -> dict[str, Any] | None:
     if item.kind == "status":
         return {
             "kind": "status",
@@ -161,7 +169,21 @@ async def _export_item(conn: psycopg.AsyncConnection[Any], item: FeedItem) -> di
         view = await gene_service.read_version(conn, item.gene_id, version=item.version)
     except GeneRevoked:
         return None
-    return {"kind": "version", "record": json.loads(view.to_json())}
+    line: dict[str, Any] = {"kind": "version", "record": json.loads(view.to_json())}
+    if embeddings:
+        query = (
+            "SELECT embedding_model, embedding::text FROM gene_versions WHERE gene_id = %s AND version = %s"
+        )
+        row = await (await conn.execute(query, (item.gene_id, item.version))).fetchone()
+        if row is not None and row[1] is not None:
+            vector = np.array(json.loads(row[1]), dtype=np.float32)
+            line["embedding"] = {"model": row[0], "f32": encode_vector(vector)}
+    return line
+
+
+def encode_vector(vector: np.ndarray) -> str:
+    """The `f32` field of an export line's embedding: little-endian float32, base64."""
+    return base64.b64encode(np.asarray(vector, dtype="<f4").tobytes()).decode("ascii")
 
 
 def cursor_file(data_dir: Path, url: str) -> Path:

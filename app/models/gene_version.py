@@ -24,6 +24,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import EMBEDDING_DIM, Base, utcnow_column
 
+# The task families with a partial HNSW index of their own (migration 0017).
+HNSW_FAMILIES = ("code_generation", "math_reasoning", "rule_following", "agent_environment")
+
 
 class ProvenanceKind(StrEnum):
     verified_trajectory = "verified_trajectory"
@@ -59,6 +62,18 @@ class GeneVersion(Base):
             postgresql_with={"m": 16, "ef_construction": 200},
             postgresql_ops={"embedding": "vector_cosine_ops"},
             postgresql_where=text("valid_to IS NULL"),
+        ),
+        # One per research task family, for searches filtered by family (migration 0017).
+        *(
+            Index(
+                f"ix_gene_versions_embedding_hnsw_{family}",
+                "embedding",
+                postgresql_using="hnsw",
+                postgresql_with={"m": 16, "ef_construction": 200},
+                postgresql_ops={"embedding": "vector_cosine_ops"},
+                postgresql_where=text(f"valid_to IS NULL AND task_family = '{family}'"),
+            )
+            for family in HNSW_FAMILIES
         ),
         Index(
             "ix_gene_versions_search_tsv",

@@ -20,6 +20,7 @@ parameter there, the planner guesses 10 % of the table and prefers a full sort t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,8 @@ from app.embeddings.base import Vectors
 
 # Below this many filtered Genes, an exact scan is cheaper than an HNSW walk and cannot starve.
 EXACT_SCAN_LIMIT = 2000
+# A task family inlined in SQL must be a slug (app/schemas.py TaskFamily); anything else stays bound.
+_FAMILY = re.compile(r"[a-z][a-z0-9_]{1,63}")
 # Documents a keyword or signal stage may have to rank (sum of the chosen lexemes' frequencies).
 POSTING_BUDGET = 600
 
@@ -83,8 +86,10 @@ class Filters:
     producer_model: str | None = None
     provenance_kind: str | None = None
 
-    def sql(self) -> str:
-        clauses = ["v.valid_to IS NULL", "v.embedding IS NOT NULL", "g.status = ANY(%(statuses)s)"]
+    def sql(self, *, versions: bool = True) -> str:
+        """The WHERE clause over `gene_versions v JOIN genes g` (`versions=False`: over `genes g`)."""
+        clauses = ["v.valid_to IS NULL", "v.embedding IS NOT NULL"] if versions else []
+        clauses.append("g.status = ANY(%(statuses)s)")
         for column, value in (
             ("g.category", self.category),
             ("g.task_family", self.task_family),
@@ -103,6 +108,23 @@ class Filters:
             "producer_model": self.producer_model,
             "provenance_kind": self.provenance_kind,
         }
+
+    def vector_sql(self) -> str:
+        """`sql()` for the vector stage: a task family also as a literal on the version's own column,
+        so that the planner can walk that family's partial HNSW index (migration 0017; a generic plan
+        cannot match a partial index's predicate to a bound parameter). Otherwise the family's Genes
+        are a quarter of the graph's nodes, and an iterative scan from a query near another family
+        passes thousands of others first (190 ms at 100,000 Genes, bench/million.py).
+        """
+        where = self.sql()
+        if self.task_family is not None and _FAMILY.fullmatch(self.task_family):
+            where += f" AND v.task_family = '{self.task_family}'"
+        return where
+
+    @property
+    def genes_only(self) -> bool:
+        """Whether every narrowing filter is a column of `genes` (counted there, without a join)."""
+        return self.producer_model is None and self.provenance_kind is None
 
     @property
     def narrowing(self) -> bool:
@@ -154,10 +176,19 @@ class SearchRepository:
         return int(rows[0]["n"]), {str(row["text"]): int(row["df"]) for row in rows}
 
     async def filtered_count(self, filters: Filters, limit: int) -> int:
-        sql = (
-            "SELECT count(*) AS n FROM (SELECT 1 FROM gene_versions v JOIN genes g ON g.id = v.gene_id"
-            f" WHERE {filters.sql()} LIMIT %(limit)s) s"
-        )
+        """How many current versions pass the filters, counted up to `limit`.
+
+        Genes alone when the filters are all theirs (one current version each): the join walked
+        13,000 versions to find 2,000 of a family at 100,000 Genes (60 ms).
+        """
+        if filters.genes_only:
+            where = filters.sql(versions=False)
+            sql = f"SELECT count(*) AS n FROM (SELECT 1 FROM genes g WHERE {where} LIMIT %(limit)s) s"
+        else:
+            sql = (
+                "SELECT count(*) AS n FROM (SELECT 1 FROM gene_versions v JOIN genes g ON g.id = v.gene_id"
+                f" WHERE {filters.sql()} LIMIT %(limit)s) s"
+            )
         rows = await self._rows(sql, {**filters.params(), "limit": limit})
         return int(rows[0]["n"])
 
@@ -227,7 +258,7 @@ class SearchRepository:
         else:
             vec = f"""
               vec AS (SELECT v.id, v.embedding <=> %(qvec)s AS distance
-                      FROM gene_versions v JOIN genes g ON g.id = v.gene_id WHERE {where}
+                      FROM gene_versions v JOIN genes g ON g.id = v.gene_id WHERE {filters.vector_sql()}
                       ORDER BY v.embedding <=> %(qvec)s LIMIT {limit})"""
         sql = (
             f"WITH {vec},\n"
