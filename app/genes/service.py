@@ -90,7 +90,13 @@ class GeneService:
         raw = request.gene.hashed_fields()
         asset_id = compute_asset_id(raw)
         claimed = request.gene.asset_id
-        if claimed is not None and claimed != asset_id:
+        # A document with legacy fields is stored converted; the asset_id its sender computed over it
+        # as sent is accepted too (the response names the asset_id of the converted document).
+        if (
+            claimed is not None
+            and claimed != asset_id
+            and not (request.gene.legacy() and claimed == compute_asset_id(request.gene.sent_fields()))
+        ):
             raise ValidationFailed(
                 f"asset_id {claimed} does not match the document; expected {asset_id}",
                 extra={"expected_asset_id": asset_id},
@@ -192,6 +198,8 @@ class GeneService:
             source,
             embedding=(vector.tolist(), embeddings.name),
             reason=VersionReason.published,
+            parent=parent,
+            generation_meta=request.gene.generation_meta,
         )
         evidence = await self._evidence(session, request, gene_id, asset_id, actor, cpu)
         await writer.link(version, evidence, EvidenceRole.strategy)

@@ -18,7 +18,7 @@ from app.admin.svg import (
     rebucket,
     success_over_time,
 )
-from app.genes.versions import VersionReason, avoid_change_reason
+from app.genes.versions import VersionReason, guard_change_reason
 from tests.factories import gene_doc
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
@@ -182,8 +182,8 @@ def test_a_reorder_shows_as_moves_not_as_added_and_removed() -> None:
 
 
 def test_version_reasons_follow_the_avoid_change() -> None:
-    assert avoid_change_reason(["a", "b"], ["b", "a"]) == VersionReason.reordered
-    assert avoid_change_reason(["a"], ["b", "a"]) == VersionReason.guards_added
-    assert avoid_change_reason(["a", "b"], ["a"]) == VersionReason.dropped
-    assert avoid_change_reason(["a", "b"], ["c", "a"]) == VersionReason.guards_added
-    assert avoid_change_reason(["a"], ["b"], reworded=True) == VersionReason.guards_merged
+    assert guard_change_reason(["a", "b"], ["b", "a"]) == VersionReason.reordered
+    assert guard_change_reason(["a"], ["b", "a"]) == VersionReason.guards_added
+    assert guard_change_reason(["a", "b"], ["a"]) == VersionReason.dropped
+    assert guard_change_reason(["a", "b"], ["c", "a"]) == VersionReason.guards_added
+    assert guard_change_reason(["a"], ["b"], reworded=True) == VersionReason.guards_merged
