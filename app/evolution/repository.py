@@ -111,6 +111,7 @@ class EvolutionRepository:
                     GeneVersion.cost_attempts,
                     GeneVersion.cost_seconds,
                     GeneVersion.published_by,
+                    GeneVersion.generation_meta,  # how the document was made, kept likewise
                 )
             )
             .where(GeneVersion.gene_id == gene.id, GeneVersion.version == gene.current_version)
