@@ -1,4 +1,4 @@
-"""The validated Gene document hashes exactly like the JSON the client sent (legacy fields converted first)."""
+"""The validated Gene document hashes exactly like the JSON sent (legacy fields converted first)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import json
 from typing import Any
 
 import jsonschema
-from pydantic import ValidationError
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument, guards_of
