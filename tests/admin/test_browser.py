@@ -38,6 +38,7 @@ from app.evolution.worker import EvolutionWorker
 from app.genes.repository import GeneRepository
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
+from app.gep.document import guards_of, with_guards
 from app.outcomes.schemas import OutcomeIn
 from app.outcomes.service import outcome_service
 from app.trajectories.service import trajectory_service
@@ -179,7 +180,7 @@ async def _evolve(
     async with sessions.begin() as session:
         busy = await GeneRepository(session).gene_with_version(BUSY)
         assert busy is not None
-        for body in _producer_runs(busy[1].document["avoid"][0]):
+        for body in _producer_runs(guards_of(busy[1].document)[0]):
             await trajectory_service.submit(session, body, submitter=producer)
     await EvolutionWorker(sessionmaker=sessions, database_url=url, embeddings=embeddings).run(drain=True)
     async with sessions.begin() as session:  # one left for the worker: the dashboard shows its lag
@@ -201,7 +202,7 @@ async def _edit_by_hand(sessions: async_sessionmaker[AsyncSession], embeddings: 
             "Log the pending tasks with asyncio.all_tasks() when a test times out",
             *doc["strategy"][3:],
         ]
-        doc["avoid"] = [g for g in doc["avoid"] if "time.sleep" not in g]
+        doc = with_guards(doc, [g for g in guards_of(doc) if "time.sleep" not in g])
         request = PublishRequest.model_validate(
             {"gene": doc, "provenance": {"kind": "manual", "producer_model": doc["model_name"]}}
         )
