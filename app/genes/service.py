@@ -66,6 +66,18 @@ def _scrub(request: PublishRequest, raw: dict[str, Any]) -> _Scrubbed:
     )
 
 
+async def _reverts(repo: GeneRepository, request: PublishRequest, existing: GeneVersion) -> bool:
+    """Whether a document that is an earlier, no longer current version of its Gene is sent as the next
+    version (its `parent` the current one): a revert, written as a new version (app/genes/versions.py
+    logs it in learning_history, so it has its own asset_id). Otherwise the identical document is
+    simply the version that exists."""
+    parent = request.gene.parent
+    if parent is None or existing.gene_id != request.gene.id:
+        return False
+    gene = await repo.get_gene(existing.gene_id)
+    return gene is not None and gene.current_asset_id == parent != existing.asset_id
+
+
 @dataclass
 class Published:
     version: GeneVersion
@@ -102,7 +114,9 @@ class GeneService:
                 extra={"expected_asset_id": asset_id},
             )
         repo = GeneRepository(session)
-        if existing := await repo.version_by_asset(asset_id):
+        if (existing := await repo.version_by_asset(asset_id)) and not await _reverts(
+            repo, request, existing
+        ):
             return Published(existing, created=False)
         # The encode (~2/3 of a publish) runs in the embedder's lanes while this request redacts,
         # locks and checks; its vector is awaited only when the version is written.
@@ -156,7 +170,9 @@ class GeneService:
         assert gene is not None
         if not created_lineage:
             # Another transaction may have published this very document while we waited for the lock.
-            if existing := await repo.version_by_asset(asset_id):
+            if (existing := await repo.version_by_asset(asset_id)) and not await _reverts(
+                repo, request, existing
+            ):
                 return Published(existing, created=False)
             if gene.status == GeneStatus.revoked:
                 raise GeneRevoked(
@@ -201,7 +217,7 @@ class GeneService:
             parent=parent,
             generation_meta=request.gene.generation_meta,
         )
-        evidence = await self._evidence(session, request, gene_id, asset_id, actor, cpu)
+        evidence = await self._evidence(session, request, gene_id, version.asset_id, actor, cpu)
         await writer.link(version, evidence, EvidenceRole.strategy)
         await writer.record_published(previous, version, evidence)
         return Published(version, created=True)
