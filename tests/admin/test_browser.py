@@ -406,7 +406,7 @@ async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
         await compare.get_by_label("with version").select_option("5")
         await compare.get_by_role("button", name="Compare").click()
         await page.wait_for_url(f"**/admin/genes/{FEATURED}/diff?from=1&to=5")
-        guards = page.locator("#field-avoid")
+        guards = page.locator("#field-guards")
         added = await guards.locator("li.added").all_inner_texts()
         assert any("background tasks running after a test" in line for line in added), added
         removed = await guards.locator("li.removed").all_inner_texts()
@@ -493,7 +493,7 @@ async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
         await quiet.get_by_role("button", name="Apply").click()
         assert "is now promoted" in await quiet.locator(".flash.success").inner_text()
         await quiet.goto(f"/admin/genes/{FEATURED}/diff?from=2&to=3")
-        assert await quiet.locator("#field-avoid li.added").count() == 1
+        assert await quiet.locator("#field-guards li.added").count() == 1
         await plain.close()
 
         # Signing out ends the session.
