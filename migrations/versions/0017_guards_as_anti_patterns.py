@@ -175,7 +175,7 @@ def upgrade() -> None:
         " reason, valid_from, valid_to, created_at, gene_id, producer_model, provenance_kind, verifier, task_id,"
         " task_family, task_description, cost_tokens, cost_attempts, cost_seconds, published_by, generation_meta,"
         " embedding, embedding_model, search_tsv, signals_tsv)"
-        " SELECT version + 1, :asset_id, asset_id, :canonical, :served, CAST(:served AS jsonb), 'gep_format',"
+        " SELECT version + 1, :asset_id, asset_id, :canonical, :served, CAST(:document AS jsonb), 'gep_format',"
         " now(), NULL, now(), gene_id, producer_model, provenance_kind, verifier, task_id,"
         " task_family, task_description, cost_tokens, cost_attempts, cost_seconds, published_by, generation_meta,"
         " embedding, embedding_model, search_tsv, signals_tsv"
@@ -207,6 +207,7 @@ def upgrade() -> None:
                 "asset_id": asset_id,
                 "canonical": _canonical(body),
                 "served": _canonical(served),
+                "document": _canonical(served),
                 "old_id": old_id,
             },
         ).scalar_one()
