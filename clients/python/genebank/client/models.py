@@ -196,6 +196,8 @@ class PublishResult(Model):
     version: int
     asset_id: str
     created: bool
+    # Older Genebank fields sent (`avoid`, `parent`, `generation_meta`), converted before hashing.
+    converted: list[str] = []
 
 
 class ValidationFinding(Model):
