@@ -493,6 +493,7 @@ async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
         await quiet.get_by_role("button", name="Apply").click()
         assert "is now promoted" in await quiet.locator(".flash.success").inner_text()
         await quiet.goto(f"/admin/genes/{FEATURED}/diff?from=2&to=3")
+        print("DIFFDUMP", await quiet.locator("body").inner_text())
         assert await quiet.locator("#field-guards li.added").count() == 1
         await plain.close()
 
