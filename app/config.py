@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     # Hostile-input limits: enforced before any handler runs.
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
     max_json_depth: int = Field(default=32, ge=4, le=256)
+    # Bulk intake (POST /v1/genes/batch, /v1/trajectories/batch; app/batch.py): at most this many items
+    # and bytes a request; each item within the single endpoint's own limits.
+    batch_max_items: int = Field(default=500, ge=1, le=10_000)
+    batch_max_bytes: int = Field(default=16 * 1_048_576, ge=1024)
 
     page_size_default: int = Field(default=50, ge=1, le=500)
     page_size_max: int = Field(default=200, ge=1, le=1000)

@@ -149,6 +149,30 @@ def database_unavailable(exc: BaseException) -> bool:
     return False
 
 
+def problem_body(
+    status: int,
+    code: str,
+    title: str,
+    detail: str,
+    *,
+    instance: str | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"type": PROBLEM_BASE + code, "title": title, "status": status, "detail": detail}
+    if instance:
+        body["instance"] = instance
+    if extra:
+        body.update(extra)
+    return body
+
+
+def problem_of(error: AppError, *, instance: str | None = None) -> dict[str, Any]:
+    """The problem document of an error, as a dict (a bulk request answers one per refused item)."""
+    return problem_body(
+        error.status, error.code, error.title, error.detail, instance=instance, extra=error.extra
+    )
+
+
 def problem_response(
     status: int,
     code: str,
@@ -159,15 +183,11 @@ def problem_response(
     extra: Mapping[str, Any] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
-    body: dict[str, Any] = {"type": PROBLEM_BASE + code, "title": title, "status": status, "detail": detail}
-    if instance:
-        body["instance"] = instance
-    if extra:
-        body.update(extra)
+    body = problem_body(status, code, title, detail, instance=instance, extra=extra)
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {}))
 
 
-def _clean_validation_errors(errors: Sequence[Any]) -> list[dict[str, Any]]:
+def clean_validation_errors(errors: Sequence[Any]) -> list[dict[str, Any]]:
     cleaned = []
     for err in errors:
         # Echoing the offending input back could reflect secrets or megabytes of payload.
@@ -195,7 +215,7 @@ async def _app_error_handler(request: Request, exc: Exception) -> JSONResponse:
 
 async def _validation_error_handler(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    errors = _clean_validation_errors(exc.errors())
+    errors = clean_validation_errors(exc.errors())
     where = ".".join(errors[0]["loc"]) if errors else ""
     message = str(errors[0]["msg"]) if errors else "invalid"
     return problem_response(

@@ -173,11 +173,21 @@ async def _audit_too_large(scope: Scope) -> None:
 
 
 class BodyLimitMiddleware:
-    """Refuse bodies over `max_bytes` with a 413 problem, whether or not a Content-Length was sent."""
+    """Refuse bodies over `max_bytes` with a 413 problem, whether or not a Content-Length was sent.
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    Bulk intake (`bulk_paths`, app/batch.py) takes up to `bulk_max_bytes` instead."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        bulk_max_bytes: int | None = None,
+        bulk_paths: frozenset[str] = frozenset(),
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.bulk_max_bytes = bulk_max_bytes or max_bytes
+        self.bulk_paths = bulk_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -187,6 +197,7 @@ class BodyLimitMiddleware:
             # A NUL in a path or query value would reach the database, which cannot store it.
             await self._refuse(scope, receive, send, BadRequest("the URL contains U+0000 (%00)"))
             return
+        limit = self.bulk_max_bytes if scope["path"] in self.bulk_paths else self.max_bytes
         declared = Headers(scope=scope).get("content-length")
         if declared is not None:
             # isdigit() alone accepts "²"; a 5,000-digit length is too large however it parses.
@@ -194,8 +205,8 @@ class BodyLimitMiddleware:
                 await self._refuse(scope, receive, send, BadRequest("Content-Length is not a number"))
                 return
             digits = declared.lstrip("0") or "0"
-            if len(digits) > len(str(self.max_bytes)) or int(digits) > self.max_bytes:
-                await self._refuse(scope, receive, send, self._too_large())
+            if len(digits) > len(str(limit)) or int(digits) > limit:
+                await self._refuse(scope, receive, send, self._too_large(limit))
                 await _audit_too_large(scope)
                 return
         received = 0
@@ -205,16 +216,15 @@ class BodyLimitMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise self._too_large()
+                if received > limit:
+                    raise self._too_large(limit)
             return message
 
         await self.app(scope, counting_receive, send)
 
-    def _too_large(self) -> PayloadTooLarge:
-        return PayloadTooLarge(
-            f"request body exceeds {self.max_bytes} bytes", extra={"max_bytes": self.max_bytes}
-        )
+    @staticmethod
+    def _too_large(limit: int) -> PayloadTooLarge:
+        return PayloadTooLarge(f"request body exceeds {limit} bytes", extra={"max_bytes": limit})
 
     @staticmethod
     async def _refuse(scope: Scope, receive: Receive, send: Send, error: AppError) -> None:

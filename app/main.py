@@ -22,6 +22,7 @@ from app.auth.bootstrap import bootstrap_admin
 from app.auth.middleware import AccessMiddleware
 from app.auth.router import router as keys_router
 from app.auth.service import KeyCache
+from app.batch import BULK_PATHS
 from app.config import Settings
 from app.db import create_engine, create_read_pool, create_sessionmaker, libpq_conninfo
 from app.embeddings import create_embedding_service
@@ -144,7 +145,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     # Added last, runs first: an oversized body is refused before anyone is authenticated.
     app.add_middleware(AccessMiddleware)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_bytes=settings.max_body_bytes,
+        bulk_max_bytes=settings.batch_max_bytes,
+        bulk_paths=BULK_PATHS,
+    )
     app.add_middleware(FaviconMiddleware)  # browsers ask for it without a key
     # Outermost: every request counted and timed per route, 401s and 429s included (app/metrics.py),
     # and every log line of a request carries its id (X-Request-ID in, or a new one, and out).

@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 EXEMPT_PREFIXES = ("/healthz", "/readyz", "/openapi.json", "/docs", "/redoc", "/admin", "/a2a/")
 SEARCH_PATHS = ("/v1/search", "/v1/match")
 AUDITED_FIELDS = ("id", "gene_id", "version", "asset_id", "state", "status", "created")
+# A handler may name what its answer did (a bulk request's counts), for a body too long to capture.
+AUDIT_DETAIL = "audit_detail"
 MAX_CAPTURE = 16_384
 
 
@@ -80,8 +82,9 @@ class RateLimits:
         }
         self.limiter = SlidingWindowCounterRateLimiter(storage_from_string(settings.rate_limit_storage))
 
-    async def hit(self, endpoint: str, identity: str) -> bool:
-        return await self.limiter.hit(self.items[endpoint], endpoint, identity)
+    async def hit(self, endpoint: str, identity: str, cost: int = 1) -> bool:
+        """Count `cost` hits (a bulk request's items) if they all fit in the window; none if not."""
+        return await self.limiter.hit(self.items[endpoint], endpoint, identity, cost=cost)
 
     async def allows(self, endpoint: str, identity: str) -> bool:
         """Whether one more hit would pass, without counting it."""
@@ -229,7 +232,8 @@ class AccessMiddleware:
             await self.app(scope, receive, send_with_headers)
         finally:
             if endpoint == "writes" or status == 413:
-                entry = audit_entry(scope, principal, client, status, _summary(b"".join(captured)))
+                detail = scope["state"].get(AUDIT_DETAIL) or _summary(b"".join(captured))
+                entry = audit_entry(scope, principal, client, status, detail)
                 await trail.record(runtime.read_pool, entry)
 
     @staticmethod

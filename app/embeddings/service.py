@@ -9,6 +9,11 @@ more; texts that queued while every lane was busy have waited already and go at 
 sorts each batch by token count and caps its padding (app/embeddings/onnx_backend.py); a request's
 own texts are queued shortest first, so a bulk request is cut into batches of similar lengths.
 
+Bulk requests (POST /v1/genes/batch: hundreds of texts in one call, `submit_texts`) queue apart:
+a lane takes them only when no live request (a search, a publish) is waiting, so a backfill does not
+hold up the queries behind it. `PrefetchedEmbeddings` lets the single-item code run unchanged on
+vectors queued ahead by such a call.
+
 The model runs in the executor threads (onnxruntime and the tokenizer release the GIL), never on
 the event loop. Queries are also kept in an LRU cache. Defaults measured by bench/embedding.py.
 """
@@ -48,6 +53,7 @@ class EmbeddingService:
         self._cache: OrderedDict[str, Vectors] = OrderedDict()
         self._executor = ThreadPoolExecutor(max_workers=lanes, thread_name_prefix="embedder")
         self._pending: deque[_Item] = deque()
+        self._bulk: deque[_Item] = deque()  # submit_texts: taken when no live text waits
         self._busy = 0
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -74,11 +80,28 @@ class EmbeddingService:
         vectors[order] = np.stack(await asyncio.gather(*futures))
         return vectors
 
-    def _submit(self, texts: Sequence[str]) -> list[asyncio.Future[Vectors]]:
+    def submit_texts(self, texts: Sequence[str], window: int = 64) -> list[asyncio.Future[Vectors]]:
+        """Queue a bulk request's texts at once, behind live requests; one future per text, in order.
+
+        Texts are queued shortest first within each `window` of consecutive texts: runs hold texts
+        of similar lengths, and the first texts' vectors arrive first (the caller uses them in order
+        while the rest encode). Cancel the futures not awaited (PrefetchedEmbeddings.close).
+        """
+        order: list[int] = []
+        for start in range(0, len(texts), window):
+            order.extend(sorted(range(start, min(start + window, len(texts))), key=lambda i: len(texts[i])))
+        queued = self._submit([texts[index] for index in order], bulk=True)
+        futures: list[asyncio.Future[Vectors]] = [queued[0]] * len(texts) if texts else []
+        for index, future in zip(order, queued, strict=True):
+            futures[index] = future
+        return futures
+
+    def _submit(self, texts: Sequence[str], *, bulk: bool = False) -> list[asyncio.Future[Vectors]]:
         loop = asyncio.get_running_loop()
         now = time.monotonic()
         futures: list[asyncio.Future[Vectors]] = [loop.create_future() for _ in texts]
-        self._pending.extend((text, future, now) for text, future in zip(texts, futures, strict=True))
+        queue = self._bulk if bulk else self._pending
+        queue.extend((text, future, now) for text, future in zip(texts, futures, strict=True))
         self._dispatch()
         return futures
 
@@ -87,7 +110,12 @@ class EmbeddingService:
         while self._busy < self.lanes:
             while self._pending and self._pending[0][1].done():  # its request was cancelled
                 self._pending.popleft()
+            while self._bulk and self._bulk[0][1].done():
+                self._bulk.popleft()
             if not self._pending:
+                if self._bulk:
+                    self._start(self._take(self._bulk))
+                    continue
                 return
             if len(self._pending) < self.batch_size and self.wait > 0:
                 due = self._pending[0][2] + self.wait
@@ -95,16 +123,22 @@ class EmbeddingService:
                     if self._timer is None:
                         self._timer = loop.call_at(loop.time() + (due - time.monotonic()), self._wake)
                     return
-            batch: list[_Item] = []
-            while self._pending and len(batch) < self.batch_size:
-                item = self._pending.popleft()
-                if not item[1].done():
-                    batch.append(item)
-            if batch:
-                self._busy += 1
-                task = loop.create_task(self._run(batch))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+            self._start(self._take(self._pending))
+
+    def _take(self, queue: deque[_Item]) -> list[_Item]:
+        batch: list[_Item] = []
+        while queue and len(batch) < self.batch_size:
+            item = queue.popleft()
+            if not item[1].done():
+                batch.append(item)
+        return batch
+
+    def _start(self, batch: list[_Item]) -> None:
+        if batch:
+            self._busy += 1
+            task = asyncio.get_running_loop().create_task(self._run(batch))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     def _wake(self) -> None:
         self._timer = None
@@ -142,3 +176,41 @@ class EmbeddingService:
             self._timer.cancel()
             self._timer = None
         self._executor.shutdown(wait=True)
+
+
+class PrefetchedEmbeddings(EmbeddingService):
+    """A bulk request's view of the process's service: its texts queued at once (`submit_texts`),
+    each vector awaited when the single-item code asks for it; any other text goes to the service.
+
+    It stands in for the EmbeddingService it wraps (same model, same name) for the span of one
+    request and owns no lanes: `close` only drops what the request no longer needs.
+    """
+
+    def __init__(self, service: EmbeddingService, texts: Sequence[str]) -> None:
+        # Deliberately not EmbeddingService.__init__: no executor or queue of its own.
+        self.service = service
+        self.embedder = service.embedder
+        self.name = service.name
+        unique = list(dict.fromkeys(texts))
+        self._futures = dict(zip(unique, service.submit_texts(unique), strict=True))
+
+    async def embed_query(self, text: str) -> Vectors:
+        return await self.service.embed_query(text)
+
+    async def embed_texts(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+        missing = [text for text in texts if text not in self._futures]
+        others = iter(await self.service.embed_texts(missing)) if missing else iter(())
+        # Shielded: a caller cancelled (a refused item) must not cancel a vector another item shares.
+        return np.stack(
+            [
+                await asyncio.shield(self._futures[text]) if text in self._futures else next(others)
+                for text in texts
+            ]
+        )
+
+    def close(self) -> None:
+        """Withdraw the texts not encoded yet (a refused batch, a client gone); the service runs on."""
+        for future in self._futures.values():
+            future.cancel()

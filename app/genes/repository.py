@@ -81,6 +81,15 @@ class GeneRepository:
     async def version_by_asset(self, asset_id: str) -> GeneVersion | None:
         return await self.session.scalar(select(GeneVersion).where(GeneVersion.asset_id == asset_id))
 
+    async def known_assets(self, asset_ids: Sequence[str]) -> set[str]:
+        """Which of these asset_ids are versions already (a bulk publish embeds only the others)."""
+        if not asset_ids:
+            return set()
+        found = await self.session.scalars(
+            select(GeneVersion.asset_id).where(GeneVersion.asset_id.in_(list(asset_ids)))
+        )
+        return set(found)
+
     async def get_gene(self, gene_id: str) -> Gene | None:
         return await self.session.get(Gene, gene_id)
 
@@ -89,6 +98,16 @@ class GeneRepository:
         return await self.session.scalar(
             select(Gene).where(Gene.id == gene_id).with_for_update().execution_options(populate_existing=True)
         )
+
+    async def create_gene(self, values: dict[str, Any]) -> Gene | None:
+        """Create the lineage row and return it (this transaction holds its lock from then on); None
+        when it exists already. One round trip where insert_gene_if_absent and lock_gene take two."""
+        stmt = (
+            pg_insert(Gene).values(**values).on_conflict_do_nothing(index_elements=[Gene.id]).returning(Gene)
+        )
+        result = await self.session.scalars(stmt, execution_options={"populate_existing": True})
+        gene: Gene | None = result.one_or_none()
+        return gene
 
     async def insert_gene_if_absent(self, values: dict[str, Any]) -> bool:
         """Create the lineage row; False when a concurrent publish created it first."""
@@ -104,10 +123,12 @@ class GeneRepository:
         )
 
     async def insert_version(self, values: dict[str, Any]) -> GeneVersion:
-        version = GeneVersion(**values, valid_from=func.now())
-        self.session.add(version)
-        await self.session.flush()
-        await self.session.refresh(version, ["valid_from", "created_at", "search_tsv", "signals_tsv"])
+        # One round trip: the row comes back with what the server computed (times, text vectors).
+        version: GeneVersion = (
+            await self.session.scalars(
+                insert(GeneVersion).values(**values, valid_from=func.now()).returning(GeneVersion)
+            )
+        ).one()
         return version
 
     async def set_owner(self, gene_id: str, key_id: uuid.UUID) -> None:

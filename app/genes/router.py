@@ -10,6 +10,15 @@ from fastapi import status as http
 from fastapi.responses import JSONResponse
 
 from app.auth.dependencies import ProducerKey
+from app.batch import (
+    GENES_PATH,
+    BatchAnswer,
+    Item,
+    batch_response,
+    each_in_savepoint,
+    read_items,
+    request_body_doc,
+)
 from app.db import ReadSessionDep, SessionDep, read_connection
 from app.errors import ValidationFailed
 from app.genes.envelope import VersionView
@@ -129,6 +138,42 @@ async def publish_gene(
         status_code=http.HTTP_201_CREATED if published.created else http.HTTP_200_OK,
         headers={"Location": location, "ETag": _etag(version.asset_id)},
     )
+
+
+@router.post(
+    GENES_PATH.removeprefix("/v1"),
+    response_model=BatchAnswer,
+    openapi_extra=request_body_doc("PublishRequest"),
+)
+async def publish_genes(request: Request, session: SessionDep, producer: ProducerKey) -> JSONResponse:
+    """Publish many Gene versions: a JSON array of POST /v1/genes bodies, or NDJSON (app/batch.py).
+
+    One result per item, in order: `{"index", "status": 201|200, "gene_id", "version", "asset_id",
+    "created"}` as the single publish answers, or the item's problem document. Each item is
+    published by the single publish's code in a savepoint of its own; their texts are embedded in
+    one call to the embedder. The batch counts as one write per item against the key's limit.
+    """
+    items = await read_items(request, PublishRequest)
+    state = runtime(request)
+    valid = [item.model for item in items if item.model is not None]
+    async with gene_service.bulk_embeddings(session, valid, state.embeddings, state.cpu) as (embeddings, new):
+
+        async def publish(item: Item[PublishRequest]) -> dict[str, Any]:
+            assert item.model is not None
+            published = await gene_service.publish(
+                session, item.model, embeddings, actor=producer, cpu=state.cpu, new_assets=new
+            )
+            version = published.version
+            return {
+                "status": http.HTTP_201_CREATED if published.created else http.HTTP_200_OK,
+                "gene_id": version.gene_id,
+                "version": version.version,
+                "asset_id": version.asset_id,
+                "created": published.created,
+            }
+
+        results = await each_in_savepoint(session, items, publish, instance=request.url.path)
+    return batch_response(request, results)
 
 
 @router.get("/genes", response_model=GenePage)

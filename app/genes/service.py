@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import AsyncIterator, Container, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,6 +18,7 @@ from app.auth.repository import KeyRepository
 from app.cpu import THREADS, CpuPool
 from app.embeddings import EmbeddingService
 from app.embeddings.base import Vectors
+from app.embeddings.service import PrefetchedEmbeddings
 from app.errors import AppError, Conflict, NotFound, ValidationFailed
 from app.genes.envelope import VersionView
 from app.genes.errors import GeneNotFound, GeneRevoked, NotOwner, StaleParent
@@ -78,6 +81,24 @@ async def _reverts(repo: GeneRepository, request: PublishRequest, existing: Gene
     return gene is not None and gene.current_asset_id == parent != existing.asset_id
 
 
+def _bulk_texts(requests: Sequence[PublishRequest]) -> list[tuple[str, list[str]]]:
+    """Each request's asset_id and the texts its publish embeds: the document's embedding text and
+    its (redacted) task description, a search key of the Gene (app/genes/task_keys.py)."""
+    planned = []
+    for request in requests:
+        raw = request.gene.hashed_fields()
+        texts = [embedding_text(raw)]
+        task = request.provenance.task
+        if (
+            task is not None
+            and task.description
+            and (description := Redactor().text(task.description).strip())
+        ):
+            texts.append(description)
+        planned.append((compute_asset_id(raw), texts))
+    return planned
+
+
 @dataclass
 class Published:
     version: GeneVersion
@@ -93,11 +114,13 @@ class GeneService:
         *,
         actor: Principal = SYSTEM,
         cpu: CpuPool = THREADS,
+        new_assets: Container[str] = (),
     ) -> Published:
         """Write a new immutable version (or find the identical one); index it for search.
 
         `actor` is the calling key: a new lineage becomes its Gene, and only it or an admin publishes
         the next versions. The command line (demo, loaders, benchmarks) publishes as SYSTEM.
+        `new_assets`: asset_ids the caller found unknown a moment ago (a bulk publish, all at once).
         """
         raw = request.gene.hashed_fields()
         asset_id = compute_asset_id(raw)
@@ -114,8 +137,11 @@ class GeneService:
                 extra={"expected_asset_id": asset_id},
             )
         repo = GeneRepository(session)
-        if (existing := await repo.version_by_asset(asset_id)) and not await _reverts(
-            repo, request, existing
+        # A document stored in the meantime is still found once the Gene is locked.
+        if (
+            asset_id not in new_assets
+            and (existing := await repo.version_by_asset(asset_id))
+            and not await _reverts(repo, request, existing)
         ):
             return Published(existing, created=False)
         # The encode (~2/3 of a publish) runs in the embedder's lanes while this request redacts,
@@ -128,6 +154,28 @@ class GeneService:
                 encoding.cancel()
             elif not encoding.cancelled():
                 encoding.exception()  # retrieved: a refused publish does not log the encoder's error
+
+    @asynccontextmanager
+    async def bulk_embeddings(
+        self,
+        session: AsyncSession,
+        requests: Sequence[PublishRequest],
+        embeddings: EmbeddingService,
+        cpu: CpuPool = THREADS,
+    ) -> AsyncIterator[tuple[EmbeddingService, set[str]]]:
+        """For publishing `requests` one by one (POST /v1/genes/batch): the embeddings, with every
+        text their publishes will embed queued in one call before the first is published, and the
+        asset_ids not in the registry (for `publish(new_assets=)`); documents already there are not
+        embedded at all. Each `publish` takes its vectors as they come, so the first Genes are
+        written while the others encode."""
+        planned = await cpu.run(0, _bulk_texts, requests)
+        known = await GeneRepository(session).known_assets([asset_id for asset_id, _ in planned])
+        texts = [text for asset_id, texts in planned if asset_id not in known for text in texts]
+        prefetched = PrefetchedEmbeddings(embeddings, texts)
+        try:
+            yield prefetched, {asset_id for asset_id, _ in planned} - known
+        finally:
+            prefetched.close()
 
     async def _publish_new(
         self,
@@ -155,7 +203,7 @@ class GeneService:
         gene_id = request.gene.id
         parent = request.gene.parent
         provenance = request.provenance
-        created_lineage = await repo.insert_gene_if_absent(
+        created = await repo.create_gene(
             {
                 "id": gene_id,
                 "category": request.gene.category,
@@ -166,7 +214,8 @@ class GeneService:
                 "owner_key_id": actor.key_id,
             }
         )
-        gene = await repo.lock_gene(gene_id)
+        created_lineage = created is not None
+        gene = created or await repo.lock_gene(gene_id)
         assert gene is not None
         if not created_lineage:
             # Another transaction may have published this very document while we waited for the lock.

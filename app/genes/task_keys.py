@@ -31,13 +31,17 @@ async def add_task_keys(
     gene_id: str,
     source: str,
     descriptions: Sequence[str],
+    *,
+    new_gene: bool = False,
 ) -> int:
-    """Embed and store the descriptions this Gene does not have yet; the number added."""
+    """Embed and store the descriptions this Gene does not have yet; the number added.
+
+    `new_gene`: the Gene was created in this transaction, so it has no keys to look up."""
     wanted = {_sha(d): d.strip() for d in descriptions if d and d.strip()}
     if not wanted:
         return 0
     repo = GeneRepository(session)
-    known = await repo.task_key_hashes(gene_id, list(wanted))
+    known = set() if new_gene else await repo.task_key_hashes(gene_id, list(wanted))
     new = [(sha, d) for sha, d in wanted.items() if sha not in known]
     if not new:
         return 0

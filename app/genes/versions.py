@@ -209,7 +209,14 @@ class VersionWriter:
             }
         )
         if source.task_description:
-            await add_task_keys(repo.session, self.embeddings, gene.id, "version", [source.task_description])
+            await add_task_keys(
+                repo.session,
+                self.embeddings,
+                gene.id,
+                "version",
+                [source.task_description],
+                new_gene=gene.current_version == 0,
+            )
         await repo.point_gene_at(
             gene.id,
             {

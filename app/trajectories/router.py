@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import uuid
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi import status as http
@@ -11,7 +12,17 @@ from fastapi.responses import JSONResponse
 from pydantic import AwareDatetime
 
 from app.auth.dependencies import ProducerKey
+from app.batch import (
+    TRAJECTORIES_PATH,
+    BatchAnswer,
+    Item,
+    batch_response,
+    each_in_savepoint,
+    read_items,
+    request_body_doc,
+)
 from app.db import ReadSessionDep, SessionDep
+from app.errors import ValidationFailed
 from app.gep.document import GENE_ID_PATTERN
 from app.jsonbody import JSONRoute
 from app.schemas import CursorParam, Limit, TaskFamily, page_size
@@ -28,16 +39,28 @@ from app.trajectories.service import trajectory_service
 
 router = APIRouter(prefix="/v1/trajectories", tags=["trajectories"], route_class=JSONRoute)
 
+KEY_PATTERN = r"^[\x21-\x7e]{1,200}$"
 IdempotencyKey = Annotated[
     str | None,
     Header(
         alias="Idempotency-Key",
         min_length=1,
         max_length=200,
-        pattern=r"^[\x21-\x7e]+$",
+        pattern=KEY_PATTERN,
         description="retry-safe submission: the same key returns the same trajectory",
     ),
 ]
+BatchIdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=180,
+        pattern=KEY_PATTERN,
+        description="retry-safe batch: item i without a key of its own is sent with `<key>/<i>`",
+    ),
+]
+_KEY = re.compile(KEY_PATTERN)
 
 
 @router.post(
@@ -62,6 +85,56 @@ async def submit_trajectory(
     return JSONResponse(
         answer.model_dump(mode="json"), status_code=http.HTTP_202_ACCEPTED, headers={"Location": location}
     )
+
+
+def _take_key(item: dict[str, Any]) -> dict[str, Any]:
+    """A batch item may carry its own `idempotency_key` beside the trajectory's fields."""
+    if "idempotency_key" not in item:
+        return {}
+    key = item.pop("idempotency_key")
+    if not isinstance(key, str) or not _KEY.match(key):
+        raise ValidationFailed("idempotency_key must be 1-200 printable ASCII characters without spaces")
+    return {"idempotency_key": key}
+
+
+@router.post(
+    TRAJECTORIES_PATH.removeprefix("/v1/trajectories"),
+    response_model=BatchAnswer,
+    openapi_extra=request_body_doc("TrajectoryIn"),
+)
+async def submit_trajectories(
+    request: Request,
+    session: SessionDep,
+    producer: ProducerKey,
+    idempotency_key: BatchIdempotencyKey = None,
+) -> JSONResponse:
+    """Submit many runs: a JSON array of POST /v1/trajectories bodies, or NDJSON (app/batch.py).
+
+    One result per item, in order: `{"index", "status": 202, "id", "state", "created"}` as the single
+    submission answers, or the item's problem document. An item may add `idempotency_key` (what the
+    single endpoint takes as the Idempotency-Key header); with an Idempotency-Key header on the
+    batch, item i without its own key is sent with `<header>/<i>`. Identical content from one key is
+    one run anyway, so re-sending a batch creates nothing and answers the same ids. The runs are
+    stored in the order sent, and the worker takes them in that order.
+    """
+    items = await read_items(request, TrajectoryIn, take=_take_key)
+    cpu = runtime(request).cpu
+
+    async def submit(item: Item[TrajectoryIn]) -> dict[str, Any]:
+        assert item.model is not None
+        key = (item.extra or {}).get("idempotency_key")
+        if key is None and idempotency_key is not None:
+            key = f"{idempotency_key}/{item.index}"
+        submitted = await trajectory_service.submit(session, item.model, key, submitter=producer, cpu=cpu)
+        return {
+            "status": http.HTTP_202_ACCEPTED,
+            "id": str(submitted.id),
+            "state": submitted.state,
+            "created": submitted.created,
+        }
+
+    results = await each_in_savepoint(session, items, submit, instance=request.url.path)
+    return batch_response(request, results)
 
 
 @router.get("", response_model=TrajectoryPage)

@@ -172,12 +172,11 @@ async def _evolve(
             ],
         ),
     ]
-    # One transaction per run: runs received in one transaction share `received_at`, and the worker
-    # would take them in any order (the 2 -> 3 diff below relies on 0101 merging before 0102).
-    for body in runs:
-        async with sessions.begin() as session:
-            await trajectory_service.submit(session, body)
     async with sessions.begin() as session:
+        # The worker takes runs in the order they arrived, in one transaction too: the 3 -> 4 diff
+        # below is 0102's (0101 merges first).
+        for body in runs:
+            await trajectory_service.submit(session, body)
         busy = await GeneRepository(session).gene_with_version(BUSY)
         assert busy is not None
         for body in _producer_runs(guards_of(busy[1].document)[0]):
@@ -492,8 +491,8 @@ async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
         await quiet.get_by_label("Reason (required", exact=False).fill("Verified by hand on three repos")
         await quiet.get_by_role("button", name="Apply").click()
         assert "is now promoted" in await quiet.locator(".flash.success").inner_text()
-        await quiet.goto(f"/admin/genes/{FEATURED}/diff?from=2&to=3")
-        print("DIFFDUMP", await quiet.locator("body").inner_text())
+        # v3 is run 0101's merge (its guard joined a paraphrase: a reorder), v4 run 0102's new guard.
+        await quiet.goto(f"/admin/genes/{FEATURED}/diff?from=3&to=4")
         assert await quiet.locator("#field-guards li.added").count() == 1
         await plain.close()
 

@@ -18,6 +18,7 @@ import pytest
 from pydantic import BaseModel
 
 import app
+from app import batch
 from app.errors import _HTTP_CODES, AppError
 from app.evolution import schemas as evolution
 from app.genes import schemas as genes
@@ -70,6 +71,7 @@ PAIRS: dict[type[BaseModel], type[BaseModel]] = {
     models.Stats: outcomes.StatsRead,
     models.ProducerReputation: outcomes.ProducerRead,
     models.LifecycleChange: outcomes.LifecycleChange,
+    models.BatchResult: batch.BatchAnswer,
 }
 
 

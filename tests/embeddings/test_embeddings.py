@@ -222,3 +222,35 @@ async def test_a_cancelled_request_leaves_the_others_their_vectors(onnx: OnnxEmb
         assert all(isinstance(vector, np.ndarray) for i, vector in enumerate(done) if i != 3)
     finally:
         service.close()
+
+
+async def test_bulk_texts_queue_behind_live_requests_and_prefetched_vectors_match(
+    embeddings: EmbeddingService,
+) -> None:
+    from app.embeddings.service import PrefetchedEmbeddings
+
+    counting = CountingEmbedder(embeddings)
+    service = EmbeddingService(counting, 0, lanes=1, batch_size=2)
+    try:
+        bulk = [f"{text} (bulk copy {n})" for n in range(6) for text in TEXTS[:2]]
+        prefetched = PrefetchedEmbeddings(service, bulk)
+        order: list[str] = []
+        futures = [asyncio.ensure_future(prefetched.embed_texts([text])) for text in bulk]
+        for future in futures:
+            future.add_done_callback(lambda _: order.append("bulk"))
+        # A live query sent after the whole bulk request is encoded right after the run in progress.
+        live = asyncio.ensure_future(service.embed_query(TEXTS[3]))
+        live.add_done_callback(lambda _: order.append("live"))
+        await asyncio.gather(live, *futures)
+        assert order.index("live") <= 2, order
+        # One model run per batch_size texts, and the same vectors as asked for one by one.
+        assert sum(counting.calls) == len(bulk) + 1
+        together = np.stack([future.result()[0] for future in futures])
+        alone = await embeddings.embed_texts(bulk)
+        assert np.allclose(together, alone, atol=1e-5)
+        # A text not queued ahead goes to the service as usual; close() withdraws what is left.
+        [other] = await prefetched.embed_texts([TEXTS[4]])
+        assert float(np.dot(other, (await embeddings.embed_texts([TEXTS[4]]))[0])) > 0.9999
+        prefetched.close()
+    finally:
+        service.close()

@@ -102,12 +102,13 @@ async def test_a_megabyte_of_adversarial_text_is_answered_in_a_second(
             warm = await client.post("/v1/trajectories", json=trajectory_payload(steps=ordinary))
             assert warm.status_code == 202, warm.text[:300]
             # The machine's own noise, measured the same way with nothing else going on: on a quiet
-            # machine it is a few ms, and the bound is the 50 ms the server promises.
+            # machine it is a few ms, and the bound is 100 ms (or three times the noise on a loaded
+            # machine): a stall grows with the input and lasts seconds.
             stop = asyncio.Event()
             watcher = asyncio.create_task(_healthz_latencies(health, stop))
             await asyncio.sleep(0.5)
             stop.set()
-            allowed = max(0.05, 2 * max(await watcher))
+            allowed = max(0.1, 3 * max(await watcher))
             for shape in SHAPES:
                 # About 1 MB: 39 steps of 20 KB observations and 4 KB errors of one adversarial shape.
                 steps = [

@@ -154,3 +154,26 @@ async def test_unknown_trajectory_is_404(client: httpx.AsyncClient) -> None:
     assert response.status_code == 404
     assert response.json()["type"].endswith("/trajectory-not-found")
     assert (await client.get("/v1/trajectories/not-a-uuid")).status_code == 422
+
+
+async def test_runs_received_in_one_transaction_are_taken_in_the_order_they_arrived(
+    session: AsyncSession,
+) -> None:
+    """`received_at` is clock_timestamp(), not the transaction's now(): the worker's oldest-first claim
+    follows the order of arrival even inside one transaction (a batch, a test's setup)."""
+    from app.trajectories.repository import TrajectoryRepository
+    from app.trajectories.service import trajectory_service
+    from tests.evolution.builders import trajectory_in
+
+    sent = []
+    for index in range(8):
+        body = trajectory_in(
+            task={"id": f"order-{index}", "family": "code_generation", "description": f"run {index}"}
+        )
+        sent.append((await trajectory_service.submit(session, body)).id)
+    repo = TrajectoryRepository(session)
+    taken = []
+    while (claimable := await repo.next_claimable()) is not None:
+        await repo.lease(claimable.id, 60)
+        taken.append(claimable.id)
+    assert taken == sent

@@ -335,6 +335,19 @@ class AsyncClient:
         """Publish a Gene version (producer key); `created` is false when it was already published."""
         return await self._send(_core.publish_call(gene, provenance))
 
+    async def publish_many(self, items: Sequence[Mapping[str, Any]]) -> models.BatchResult:
+        """Publish up to 500 Genes in one request, each item `{"gene": …, "provenance": …}`; one
+        result per item, in order (`BatchResult.problems` lists the refused ones). Retry-safe."""
+        return await self._send(_core.publish_many_call(items))
+
+    async def submit_many(
+        self, runs: Sequence[Mapping[str, Any]], *, idempotency_key: str | None = None
+    ) -> models.BatchResult:
+        """Submit up to 500 runs in one request; one result per run, in order. Retries reuse one
+        Idempotency-Key (run i is keyed `<key>/<i>`), generated if not given."""
+        key = idempotency_key or _core.new_idempotency_key()
+        return await self._send(_core.submit_many_call(runs, key))
+
     async def validate(self, gene: Mapping[str, Any]) -> models.ValidationReport:
         """Check a Gene document against GEP's schema and the registry's rules; stores nothing."""
         return await self._send(_core.validate_call(gene))

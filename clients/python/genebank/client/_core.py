@@ -382,6 +382,21 @@ def publish_call(gene: Mapping[str, Any], provenance: Mapping[str, Any]) -> Call
     return Call("POST", "/v1/genes", _model(models.PublishResult), body=body)
 
 
+def publish_many_call(items: Sequence[Mapping[str, Any]]) -> Call[models.BatchResult]:
+    body = [{"gene": dict(item["gene"]), "provenance": dict(item["provenance"])} for item in items]
+    return Call("POST", "/v1/genes/batch", _model(models.BatchResult), body=body)
+
+
+def submit_many_call(runs: Sequence[Mapping[str, Any]], idempotency_key: str) -> Call[models.BatchResult]:
+    return Call(
+        "POST",
+        "/v1/trajectories/batch",
+        _model(models.BatchResult),
+        body=[dict(run) for run in runs],
+        headers={"Idempotency-Key": idempotency_key},
+    )
+
+
 def validate_call(gene: Mapping[str, Any]) -> Call[models.ValidationReport]:
     return Call("POST", "/v1/genes/validate", _model(models.ValidationReport), body=dict(gene))
 

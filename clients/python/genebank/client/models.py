@@ -228,6 +228,19 @@ class TrajectoryAccepted(Model):
     created: bool
 
 
+class BatchResult(Model):
+    """What became of each item of a batch, in order: `results[i]["status"]` < 300 is stored (with
+    the single endpoint's fields), otherwise the item's problem document."""
+
+    accepted: int
+    rejected: int
+    results: list[dict[str, Any]]
+
+    @property
+    def problems(self) -> list[dict[str, Any]]:
+        return [result for result in self.results if result["status"] >= 400]
+
+
 class Producer(Model):
     model: str
     agent: str | None = None
