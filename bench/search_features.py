@@ -32,6 +32,7 @@ from app.embeddings.base import Embedder
 from app.errors import ValidationFailed
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
+from app.gep.document import guards_of
 from app.search.fusion import ANSWER_FEATURES, MODEL_FEATURES, QUALITY_WEIGHT, FusionModel
 from app.search.schemas import SearchRequest
 from app.search.service import query_text, search_service
@@ -190,8 +191,9 @@ class BM25:
 
 def gene_text(gene: dict[str, Any]) -> str:
     parts = [gene.get("summary") or "", " ".join(gene.get("signals_match") or [])]
-    for key in ("strategy", "preconditions", "avoid"):
+    for key in ("strategy", "preconditions"):
         parts.append(" ".join(gene.get(key) or []))
+    parts.append(" ".join(guards_of(gene)))  # anti_patterns guard entries, or the corpus's `avoid`
     return "\n".join(parts)
 
 

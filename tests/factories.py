@@ -18,7 +18,12 @@ BASE_GENE: dict[str, Any] = {
         "Mock the HTTP layer with responses or respx instead of calling the network",
         "Mark the remaining integration tests and skip them when offline",
     ],
-    "avoid": ["Do not raise the global timeout: the verifier caps runtime at 60 s"],
+    "anti_patterns": [
+        {
+            "mode": "avoid",
+            "reason_class": "Do not raise the global timeout: the verifier caps runtime at 60 s",
+        }
+    ],
     "constraints": {"max_files": 5, "forbidden_paths": [".git"]},
     "validation": ["pytest -q"],
     "model_name": "claude-opus-4-5",
@@ -38,7 +43,11 @@ BASE_PROVENANCE: dict[str, Any] = {
 
 
 def gene_doc(**overrides: Any) -> dict[str, Any]:
+    """A GEP Gene; `avoid=[texts]` gives it those guards (as anti_patterns entries, GEP's form)."""
     doc = copy.deepcopy(BASE_GENE)
+    if "avoid" in overrides:
+        guards = overrides.pop("avoid")
+        doc["anti_patterns"] = [{"mode": "avoid", "reason_class": text} for text in guards or []] or None
     doc.update(overrides)
     return {k: v for k, v in doc.items() if v is not None}
 

@@ -41,6 +41,7 @@ from app.genes.repository import GeneRepository
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
 from app.gep.canonical import canonical_json, compute_asset_id, js_number
+from app.gep.document import LEGACY_FIELDS
 from app.models import A2ANode, GeneStatus
 from app.outcomes.lifecycle import lifecycle_service
 from app.outcomes.repository import OutcomeRepository
@@ -372,6 +373,15 @@ def _run(bundle: Bundle, node_id: str) -> dict[str, Any]:
 
 
 def _publish_request(bundle: Bundle, run: dict[str, Any]) -> PublishRequest:
+    # POST /v1/genes converts these older Genebank fields, which changes the asset_id: over /a2a the
+    # Gene is stored under the id the node signed, so a GEP Gene is taken only as it is.
+    if legacy := [name for name in LEGACY_FIELDS if name in bundle.gene]:
+        raise A2AError(
+            422,
+            "invalid_gene",
+            "not GEP Gene fields: " + ", ".join(legacy) + " (guards go in anti_patterns)",
+            extra={"errors": [{"path": "/" + name, "message": "not a GEP Gene field"} for name in legacy]},
+        )
     provenance: dict[str, Any] = {"kind": "manual", "producer_model": run["producer_model"]}
     if bundle.success:
         provenance = {

@@ -1,4 +1,9 @@
-"""The difference between two Gene documents, field by field; list fields (strategy, guards…) line by line."""
+"""The difference between two Gene documents, field by field; list fields (strategy, guards…) line by line.
+
+Guards are compared as one list of texts (`guards`), whether a version carries them as guard entries
+of `anti_patterns` or, written before migration 0018, as `avoid`: a version that only moved them to
+GEP fields shows its guards unchanged. Other anti-patterns are compared as `anti_patterns`.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,8 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Literal
 
+from app.gep.document import guard_entries, guards_of
+
 # Fields in the order a reader wants them; any other field follows, alphabetically.
 FIELD_ORDER = (
     "summary",
@@ -14,7 +21,8 @@ FIELD_ORDER = (
     "signals_match",
     "preconditions",
     "strategy",
-    "avoid",
+    "guards",
+    "anti_patterns",
     "constraints",
     "validation",
     "model_name",
@@ -26,7 +34,8 @@ FIELD_ORDER = (
 IGNORED = frozenset({"asset_id", "type", "id"})
 LABELS = {
     "signals_match": "signals",
-    "avoid": "failure guards (avoid)",
+    "guards": "failure guards",
+    "anti_patterns": "other anti-patterns",
     "strategy": "strategy steps",
     "model_name": "producer model",
 }
@@ -112,7 +121,19 @@ def diff_lines(old: list[str], new: list[str]) -> list[Line]:
     return lines
 
 
+def _reader_view(document: dict[str, Any]) -> dict[str, Any]:
+    """The document with its guards as `guards` (texts), and only non-guard entries in `anti_patterns`."""
+    view = {key: value for key, value in document.items() if key not in ("avoid", "anti_patterns")}
+    if guards := guards_of(document):
+        view["guards"] = guards
+    others = [entry for entry in document.get("anti_patterns") or [] if entry not in guard_entries(document)]
+    if others:
+        view["anti_patterns"] = others
+    return view
+
+
 def diff_documents(old: dict[str, Any], new: dict[str, Any]) -> DocumentDiff:
+    old, new = _reader_view(old), _reader_view(new)
     names = [name for name in FIELD_ORDER if name in old or name in new]
     names += sorted((set(old) | set(new)) - set(FIELD_ORDER) - IGNORED)
     result = DocumentDiff()

@@ -15,6 +15,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from app.admin.auth import CSRF_FIELD, csrf_token, pop_flashes
+from app.gep.document import guards_of
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -78,7 +79,7 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(ago=ago, when=when, day=day, short_asset=short_asset, pretty=pretty)
+    env.filters.update(ago=ago, when=when, day=day, short_asset=short_asset, pretty=pretty, guards=guards_of)
     return env
 
 

@@ -19,9 +19,11 @@ distinctive terms (`distinctive_terms`): identifiers and ALL-CAPS keywords (`not
 else pairs of adjacent content words (`http client`), else content words of 7 letters or more; never a
 stop word, a generic verb or a bare number.
 
-plus `model_name` (the producer model), `avoid` (the merged guards) and `generation_meta`
-(`source`: `draft` or `distilled`, the task id, `overcame_errors`: the error classes of the run's
-failed steps and verifier, in order, `psycopg.errors.LockNotAvailable` included).
+plus `model_name` (the producer model), `anti_patterns` (the merged guards, one guard entry each,
+app/gep/document.py) and `generation_meta` (`source`: `draft` or `distilled`, the task id,
+`overcame_errors`: the error classes of the run's failed steps and verifier, in order,
+`psycopg.errors.LockNotAvailable` included), which `GeneDocument` moves out of the hashed document
+into the version's `generation_meta` column.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.evolution.extraction import errors_of, shorten, squash
-from app.gep.document import SHELL_OPERATORS
+from app.gep.document import SHELL_OPERATORS, with_guards
 
 SCHEMA_VERSION = "1.13.0"
 DEFAULT_CONSTRAINTS: dict[str, Any] = {"max_files": 10, "forbidden_paths": [".git"]}
@@ -213,8 +215,7 @@ def founding_document(
     }
     if draft.get("preconditions"):
         document["preconditions"] = list(draft["preconditions"])
-    if avoid:
-        document["avoid"] = list(avoid)
+    document = with_guards(document, avoid)
     meta: dict[str, Any] = {"source": "draft" if draft.get("strategy") else "distilled", "task_id": task_id}
     if errors:
         meta["overcame_errors"] = errors

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Row, case, func, insert, select, text, true, union_all, update
+from sqlalchemy import Row, case, func, insert, literal_column, select, text, true, union_all, update
 from sqlalchemy.dialects.postgresql import aggregate_order_by, distinct_on
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -35,6 +35,13 @@ _FOUNDING_LOCK_SPACE = 0x65766F6C
 
 
 LineageRow = Row[GeneVersion, list[uuid.UUID] | None, list[uuid.UUID] | None, str, EvolutionEvent | None]
+
+# A version's guards as JSON paths: guard entries of anti_patterns, and `avoid` (versions before 0018).
+_GUARD_ENTRIES = (
+    """'$.anti_patterns[*] ? (@.mode == "avoid" && @.reason_class.type() == "string").reason_class'"""
+    "::jsonpath"
+)
+_LEGACY_GUARDS = """'$.avoid[*] ? (@.type() == "string")'::jsonpath"""
 
 
 @dataclass(frozen=True)
@@ -104,6 +111,7 @@ class EvolutionRepository:
                     GeneVersion.cost_attempts,
                     GeneVersion.cost_seconds,
                     GeneVersion.published_by,
+                    GeneVersion.generation_meta,  # how the document was made, kept likewise
                 )
             )
             .where(GeneVersion.gene_id == gene.id, GeneVersion.version == gene.current_version)
@@ -290,17 +298,21 @@ class EvolutionRepository:
         return (await self.session.execute(stmt)).all()
 
     async def served_guards(self, gene: Gene) -> Row[Any, uuid.UUID, str | None, datetime]:
-        """The current version's `avoid` (JSON), its publisher (id, name) and since when it is current."""
+        """The current version's document, its publisher (id, name) and since when it is current."""
         publisher = select(ApiKey.name).where(ApiKey.id == GeneVersion.published_by).scalar_subquery()
         stmt = select(
-            GeneVersion.document["avoid"], GeneVersion.published_by, publisher, GeneVersion.valid_from
+            GeneVersion.document, GeneVersion.published_by, publisher, GeneVersion.valid_from
         ).where(GeneVersion.gene_id == gene.id, GeneVersion.version == gene.current_version)
         return (await self.session.execute(stmt)).one()
 
     async def guard_origins(self, gene_id: str) -> dict[str, tuple[int, str | None, datetime]]:
         """For each guard text a version of the Gene ever served: the first such version, the kind of
         the event that wrote it (None for none) and when it was written."""
-        guard = func.jsonb_array_elements_text(GeneVersion.document["avoid"]).table_valued("value")
+        # A version's guards: its guard entries of anti_patterns, or (written before 0018) `avoid`.
+        texts = func.jsonb_path_query_array(GeneVersion.document, literal_column(_GUARD_ENTRIES)).op("||")(
+            func.jsonb_path_query_array(GeneVersion.document, literal_column(_LEGACY_GUARDS))
+        )
+        guard = func.jsonb_array_elements_text(texts).table_valued("value")
         lateral = guard.lateral("guard")
         kind = (
             select(EvolutionEvent.kind)

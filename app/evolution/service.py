@@ -42,9 +42,9 @@ from app.evolution.merge import (
 from app.evolution.repository import EvolutionRepository, RouteCandidate
 from app.genes.indexing import embedding_text
 from app.genes.repository import GeneRepository
-from app.genes.versions import VersionReason, VersionSource, VersionWriter, avoid_change_reason
+from app.genes.versions import VersionReason, VersionSource, VersionWriter, guard_change_reason
 from app.gep.canonical import compute_asset_id
-from app.gep.document import GeneDocument
+from app.gep.document import GeneDocument, guards_of, to_gep, with_guards
 from app.models import (
     EventKind,
     EvidenceRole,
@@ -362,12 +362,12 @@ class EvolutionService:
         near: Sequence[Vector] = (),
         include: Sequence[int] = (),
     ) -> _GuardState:
-        """The current version, its document and `avoid` list, and the guard rows a change may touch
+        """The current version, its document and guards, and the guard rows a change may touch
         (in step with that document), under the Gene's lock."""
         current = await EvolutionRepository(session).current_version(gene)
         document: dict[str, Any] = json.loads(current.document_json)
         document.pop("asset_id", None)
-        avoid: list[str] = list(document.get("avoid") or [])
+        avoid = guards_of(document)
         now = await GeneRepository(session).clock()
         ledger = GuardLedger(EvolutionRepository(session), embeddings)
         entries, resynced = await ledger.entries(
@@ -485,8 +485,15 @@ class EvolutionService:
         gene = await genes.lock_gene(gene_id)
         assert gene is not None
         writer = VersionWriter(session, embeddings)
+        meta = document.generation_meta or {}
         version = await writer.write(
-            gene, raw, asset_id, VersionSource.from_trajectory(trajectory), reason=VersionReason.founded
+            gene,
+            raw,
+            asset_id,
+            VersionSource.from_trajectory(trajectory),
+            reason=VersionReason.founded,
+            parent=None,
+            generation_meta=meta,
         )
         partner_ids = [t.id for t in partners]
         await writer.link(version, [trajectory.id, *partner_ids], EvidenceRole.strategy)
@@ -512,7 +519,7 @@ class EvolutionService:
                 "old_version": None,
                 "new_version": version.version,
                 "actor": self.actor,
-                "details": {"source": raw["generation_meta"]["source"], **self._route_details(job)},
+                "details": {"source": meta.get("source"), **self._route_details(job)},
             }
         )
         reason = f"founded candidate Gene {gene_id}" + self._guard_summary(plan)
@@ -598,16 +605,12 @@ class EvolutionService:
         *,
         reworded: bool = False,
     ) -> GeneVersion:
-        """The current document with the new `avoid` list; strategy and everything else as they were.
+        """The current document with the new guards; strategy and everything else as they were.
 
-        The strategy's provenance stays the current version's: guards do not change where the
-        strategy came from.
+        The strategy's provenance (and how the document was made) stays the current version's:
+        guards do not change where the strategy came from.
         """
-        raw = {**document, "parent": current.asset_id}
-        if avoid:
-            raw["avoid"] = avoid
-        else:
-            raw.pop("avoid", None)
+        raw = with_guards(to_gep(document), avoid)
         # Guards are not embedded (app/genes/indexing.py), so the current vector still describes it.
         embedding = None
         if (
@@ -623,7 +626,9 @@ class EvolutionService:
             validated,
             asset_id,
             VersionSource.from_version(current, published_by),
-            reason=avoid_change_reason(document.get("avoid") or [], avoid, reworded=reworded),
+            reason=guard_change_reason(guards_of(document), avoid, reworded=reworded),
+            parent=current.asset_id,
+            generation_meta=current.generation_meta,
             embedding=embedding,
         )
 

@@ -27,6 +27,7 @@ from app.evolution.schemas import (
 )
 from app.genes.repository import GeneRepository
 from app.genes.schemas import KeyRef
+from app.gep.document import guards_of
 from app.models import Gene, GuardState
 from app.schemas import CursorCodec, CursorModel
 
@@ -105,8 +106,8 @@ async def guard_reads(session: AsyncSession, gene: Gene) -> list[GuardRead]:
     the served ones first, in `avoid` order, then proposed, dropped and rejected ones."""
     evolution = EvolutionRepository(session)
     rows = await evolution.guard_listing(gene.id)
-    avoid_json, publisher_id, publisher_name, current_since = await evolution.served_guards(gene)
-    avoid = [str(text) for text in dict.fromkeys(avoid_json or [])]
+    document, publisher_id, publisher_name, current_since = await evolution.served_guards(gene)
+    avoid = guards_of(document)
     served = set(avoid)
     origins = await evolution.guard_origins(gene.id)
 

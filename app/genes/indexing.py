@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, func, literal, literal_column
 
+from app.gep.document import guards_of
 from app.gep.signals import parse_pattern
 
 _REGEX_WORDS = re.compile(r"[A-Za-z0-9_]{3,}")
@@ -63,7 +64,7 @@ def search_vector(document: Mapping[str, Any]) -> ColumnElement[Any]:
         .op("||")(_weighted(signal_words(document), "A"))
         .op("||")(_weighted(" ".join(_items(document, "strategy")), "B"))
         .op("||")(_weighted(" ".join(_items(document, "preconditions")), "C"))
-        .op("||")(_weighted(" ".join(_items(document, "avoid")), "D"))
+        .op("||")(_weighted(" ".join(guards_of(document)), "D"))
     )
 
 

@@ -126,7 +126,11 @@ async def publish_gene(
     )
     version = published.version
     answer = PublishResponse(
-        gene_id=version.gene_id, version=version.version, asset_id=version.asset_id, created=published.created
+        gene_id=version.gene_id,
+        version=version.version,
+        asset_id=version.asset_id,
+        created=published.created,
+        converted=body.gene.legacy(),
     )
     location = str(request.url_for("get_gene_version", gene_id=version.gene_id, version=version.version).path)
     return JSONResponse(

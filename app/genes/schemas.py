@@ -66,6 +66,12 @@ class PublishResponse(BaseModel):
     version: int
     asset_id: str
     created: bool = Field(description="false when the identical document was already published")
+    converted: list[str] = Field(
+        default_factory=list,
+        description="older Genebank fields the document was sent with, converted before hashing: `avoid` "
+        "became guard entries of `anti_patterns`, `parent` and `generation_meta` left the document for the "
+        "version's record; `asset_id` is that of the converted (stored and served) document",
+    )
 
 
 class KeyRef(BaseModel):

@@ -69,6 +69,18 @@ def _scrub(request: PublishRequest, raw: dict[str, Any]) -> _Scrubbed:
     )
 
 
+async def _reverts(repo: GeneRepository, request: PublishRequest, existing: GeneVersion) -> bool:
+    """Whether a document that is an earlier, no longer current version of its Gene is sent as the next
+    version (its `parent` the current one): a revert, written as a new version (app/genes/versions.py
+    logs it in learning_history, so it has its own asset_id). Otherwise the identical document is
+    simply the version that exists."""
+    parent = request.gene.parent
+    if parent is None or existing.gene_id != request.gene.id:
+        return False
+    gene = await repo.get_gene(existing.gene_id)
+    return gene is not None and gene.current_asset_id == parent != existing.asset_id
+
+
 def _bulk_texts(requests: Sequence[PublishRequest]) -> list[tuple[str, list[str]]]:
     """Each request's asset_id and the texts its publish embeds: the document's embedding text and
     its (redacted) task description, a search key of the Gene (app/genes/task_keys.py)."""
@@ -113,14 +125,24 @@ class GeneService:
         raw = request.gene.hashed_fields()
         asset_id = compute_asset_id(raw)
         claimed = request.gene.asset_id
-        if claimed is not None and claimed != asset_id:
+        # A document with legacy fields is stored converted; the asset_id its sender computed over it
+        # as sent is accepted too (the response names the asset_id of the converted document).
+        if (
+            claimed is not None
+            and claimed != asset_id
+            and not (request.gene.legacy() and claimed == compute_asset_id(request.gene.sent_fields()))
+        ):
             raise ValidationFailed(
                 f"asset_id {claimed} does not match the document; expected {asset_id}",
                 extra={"expected_asset_id": asset_id},
             )
         repo = GeneRepository(session)
         # A document stored in the meantime is still found once the Gene is locked.
-        if asset_id not in new_assets and (existing := await repo.version_by_asset(asset_id)):
+        if (
+            asset_id not in new_assets
+            and (existing := await repo.version_by_asset(asset_id))
+            and not await _reverts(repo, request, existing)
+        ):
             return Published(existing, created=False)
         # The encode (~2/3 of a publish) runs in the embedder's lanes while this request redacts,
         # locks and checks; its vector is awaited only when the version is written.
@@ -197,7 +219,9 @@ class GeneService:
         assert gene is not None
         if not created_lineage:
             # Another transaction may have published this very document while we waited for the lock.
-            if existing := await repo.version_by_asset(asset_id):
+            if (existing := await repo.version_by_asset(asset_id)) and not await _reverts(
+                repo, request, existing
+            ):
                 return Published(existing, created=False)
             if gene.status == GeneStatus.revoked:
                 raise GeneRevoked(
@@ -239,8 +263,10 @@ class GeneService:
             source,
             embedding=(vector.tolist(), embeddings.name),
             reason=VersionReason.published,
+            parent=parent,
+            generation_meta=request.gene.generation_meta,
         )
-        evidence = await self._evidence(session, request, gene_id, asset_id, actor, cpu)
+        evidence = await self._evidence(session, request, gene_id, version.asset_id, actor, cpu)
         await writer.link(version, evidence, EvidenceRole.strategy)
         await writer.record_published(previous, version, evidence)
         return Published(version, created=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -21,7 +22,8 @@ from app.embeddings import EmbeddingService
 from app.genes.indexing import embedding_text, search_vector, signals_vector
 from app.genes.repository import GeneRepository
 from app.genes.task_keys import add_task_keys, add_trajectory_keys
-from app.gep.canonical import canonical_json
+from app.gep.canonical import canonical_json, compute_asset_id
+from app.gep.document import guards_of
 from app.models import EventKind, EvidenceRole, Gene, GeneVersion, Trajectory
 from app.schemas import Cost, TaskRef
 
@@ -31,14 +33,15 @@ class VersionReason(StrEnum):
 
     published = "published"  # sent to POST /v1/genes
     founded = "founded"  # the worker founded the Gene from a run
-    guards_added = "guards_added"  # a guard entered the served `avoid` list
+    guards_added = "guards_added"  # a guard entered the served guards (anti_patterns)
     guards_merged = "guards_merged"  # a served guard took a producer's wording for the same warning
     reordered = "reordered"  # the same guards, ranked anew by evidence
     dropped = "dropped"  # a guard left the list (the cap, a review, a rejection)
+    gep_format = "gep_format"  # the same content moved to GEP fields (migration 0018)
 
 
-def avoid_change_reason(old: Sequence[str], new: Sequence[str], *, reworded: bool = False) -> VersionReason:
-    """The reason of a version that changes only `avoid` from `old` to `new`."""
+def guard_change_reason(old: Sequence[str], new: Sequence[str], *, reworded: bool = False) -> VersionReason:
+    """The reason of a version that changes only its guards from `old` to `new`."""
     if reworded:
         return VersionReason.guards_merged
     if set(new) - set(old):
@@ -127,6 +130,20 @@ class VersionSource:
         )
 
 
+MAX_LEARNING_HISTORY = 20  # GEP keeps the last 20 entries
+
+
+def _logged(raw: dict[str, Any], reason: VersionReason) -> dict[str, Any]:
+    """`raw` with one more learning_history entry: this change, and when the registry made it."""
+    entry = {
+        "at": datetime.now(UTC).isoformat(timespec="microseconds"),
+        "mode": "registry",
+        "reason_class": reason.value,
+    }
+    history = [*(raw.get("learning_history") or []), entry][-MAX_LEARNING_HISTORY:]
+    return {**raw, "learning_history": history}
+
+
 class VersionWriter:
     def __init__(self, session: AsyncSession, embeddings: EmbeddingService) -> None:
         self.repo = GeneRepository(session)
@@ -140,14 +157,23 @@ class VersionWriter:
         source: VersionSource,
         *,
         reason: VersionReason,
+        parent: str | None,
+        generation_meta: dict[str, Any] | None = None,
         embedding: tuple[list[float], str] | None = None,
     ) -> GeneVersion:
         """Append `raw` as the next version of `gene` (locked by the caller) and make it current.
 
-        `raw` is a validated document without asset_id; its `parent` must already name the current
-        version. `embedding` (vector, model) reuses a vector when the embedded text did not change.
+        `raw` is a validated GEP document without asset_id; `parent` must already name the current
+        version (None for a first version). `generation_meta` is how the worker made the document
+        (the version's column, not the document). `embedding` (vector, model) reuses a vector when
+        the embedded text did not change.
         """
         repo = self.repo
+        while await repo.version_by_asset(asset_id) is not None:
+            # The same bytes as an earlier version (guards back to an earlier list): one asset_id is one
+            # version, so the change is logged in GEP's learning_history, which makes it a new document.
+            raw = _logged(raw, reason)
+            asset_id = compute_asset_id(raw)
         if gene.current_version > 0:
             await repo.close_current_version(gene.id)
         next_version = gene.current_version + 1
@@ -160,7 +186,8 @@ class VersionWriter:
                 "gene_id": gene.id,
                 "version": next_version,
                 "asset_id": asset_id,
-                "parent_asset_id": raw.get("parent"),
+                "parent_asset_id": parent,
+                "generation_meta": generation_meta,
                 "canonical_json": canonical_json(raw),
                 "document_json": canonical_json(served),
                 "document": served,
@@ -216,9 +243,9 @@ class VersionWriter:
     async def record_published(
         self, previous: GeneVersion | None, version: GeneVersion, trajectory_ids: Sequence[uuid.UUID]
     ) -> None:
-        """A version sent to POST /v1/genes: its guard changes are the difference of the `avoid` lists."""
-        old_avoid = list((previous.document.get("avoid") or []) if previous else [])
-        new_avoid = list(version.document.get("avoid") or [])
+        """A version sent to POST /v1/genes: its guard changes are the difference of the guard lists."""
+        old_avoid = guards_of(previous.document) if previous else []
+        new_avoid = guards_of(version.document)
         await self.record(
             {
                 "gene_id": version.gene_id,

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.gep.document import guards_of
+
 _PIECES = re.compile(r"[A-Za-z0-9_]+|\S")
 
 # Fill order when the budget is tight: what makes a Gene usable comes first. Trimming follows it
@@ -66,6 +68,8 @@ def render(document: Mapping[str, Any], *, version: int, max_tokens: int) -> Ren
     sections: dict[str, list[str]] = {
         name: [str(item) for item in (document.get(name) or [])] for name in _RENDER_ORDER
     }
+    # The guards: guard entries of `anti_patterns` (or a version's `avoid`, before migration 0018).
+    sections["avoid"] = guards_of(document)
     kept: dict[str, list[str]] = {name: [] for name in _RENDER_ORDER}
     omitted: dict[str, int] = {}
     cut = False  # once a section is cut short, every section after it in priority is left out whole

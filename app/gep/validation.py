@@ -5,10 +5,13 @@ the interoperability contract: what any GEP client accepts. Genebank's rules (`G
 stricter: length caps, no blank strings, signal patterns that compile on RE2, no shell operators in
 validation commands, and an `asset_id` that matches the content.
 
-Genebank's documents may carry four fields the official schema does not know (`avoid`,
-`model_name`, `parent`, `generation_meta`); the schema is closed (`additionalProperties: false`), so
-a strict GEP validator refuses them. Those are reported as GEP-compatibility warnings, not errors:
-the document is valid here and hashes the same, but a strict GEP client would not take it as is.
+Genebank's documents are GEP documents plus `model_name`, which GEP's reference client adds itself;
+the schema is closed (`additionalProperties: false`), so it is reported as a GEP-compatibility
+warning, not an error. Three older Genebank fields (`avoid`, `parent`, `generation_meta`) are still
+accepted: the registry converts `avoid` to guard entries of `anti_patterns` and moves the other two
+out of the document before hashing (app/gep/document.py). Each is a warning saying so, and the
+verdict's `asset_id` and the schema check are those of the converted document, the one the registry
+would store and serve.
 
 A document without `asset_id` is checked against the schema with the `asset_id` the registry would
 compute, since that is the document the registry would serve.
@@ -26,9 +29,14 @@ from jsonschema import Draft7Validator
 from pydantic import ValidationError
 
 from app.gep.canonical import compute_asset_id
-from app.gep.document import GeneDocument
+from app.gep.document import LEGACY_FIELDS, GeneDocument, to_gep
 
-EXTENSIONS = ("avoid", "model_name", "parent", "generation_meta")
+EXTENSIONS = ("model_name",)  # outside GEP's schema, kept in the document (the reference client adds it)
+_LEGACY_NOTES = {
+    "avoid": "the registry stores these guards as anti_patterns entries {mode: avoid, reason_class}",
+    "parent": "the registry keeps the parent in the version's record, outside the document",
+    "generation_meta": "the registry keeps it in the version's record, outside the document",
+}
 # Enough to fix a document; a document with hundreds of errors gets the first ones.
 MAX_FINDINGS = 50
 MAX_MESSAGE = 300
@@ -87,8 +95,20 @@ def _gep_findings(document: dict[str, Any], asset_id: str) -> tuple[list[Finding
         for name in EXTENSIONS
         if name in document
     ]
-    official = {key: value for key, value in document.items() if key not in EXTENSIONS}
-    official.setdefault("asset_id", asset_id)
+    warnings += [
+        Finding(
+            "gep",
+            _pointer([name]),
+            f"{name!r} is an older Genebank field that GEP's Gene schema refuses: {_LEGACY_NOTES[name]}, "
+            "and the asset_id is that of the converted document",
+        )
+        for name in LEGACY_FIELDS
+        if name in document
+    ]
+    converted = _converted(document)
+    official = {key: value for key, value in converted.items() if key not in EXTENSIONS}
+    if "asset_id" not in document or any(name in document for name in LEGACY_FIELDS):
+        official["asset_id"] = asset_id
     errors = []
     for error in _gene_validator().iter_errors(official):
         errors.append(Finding("gep", _pointer(error.absolute_path), _short(error.message)))
@@ -96,6 +116,14 @@ def _gep_findings(document: dict[str, Any], asset_id: str) -> tuple[list[Finding
             break
     errors.sort(key=lambda finding: finding.path)
     return errors, warnings
+
+
+def _converted(document: dict[str, Any]) -> dict[str, Any]:
+    """The document the registry would store: legacy fields converted (when they have the shape to be)."""
+    try:
+        return to_gep(document)
+    except (TypeError, AttributeError, KeyError):
+        return document  # malformed legacy fields: the Genebank rules report them
 
 
 def _genebank_findings(document: dict[str, Any], asset_id: str) -> list[Finding]:
@@ -106,7 +134,9 @@ def _genebank_findings(document: dict[str, Any], asset_id: str) -> list[Finding]
         for error in exc.errors(include_url=False)[:MAX_FINDINGS]:
             findings.append(Finding("genebank", _pointer(error["loc"]), _short(error["msg"])))
     claimed = document.get("asset_id")
-    if isinstance(claimed, str) and claimed != asset_id:
+    # A legacy document's sender may have hashed it as sent: the registry accepts that id too.
+    as_sent = compute_asset_id(document) if any(name in document for name in LEGACY_FIELDS) else asset_id
+    if isinstance(claimed, str) and claimed not in (asset_id, as_sent):
         findings.append(
             Finding("genebank", "/asset_id", f"{claimed} does not match the document; expected {asset_id}")
         )
@@ -115,6 +145,6 @@ def _genebank_findings(document: dict[str, Any], asset_id: str) -> list[Finding]
 
 def validate_gene(document: dict[str, Any]) -> Verdict:
     """Both verdicts on a parsed JSON object; pure CPU work (call it off the event loop)."""
-    asset_id = compute_asset_id(document)
+    asset_id = compute_asset_id(_converted(document))
     gep_errors, warnings = _gep_findings(document, asset_id)
     return Verdict(asset_id, gep_errors + _genebank_findings(document, asset_id), warnings)

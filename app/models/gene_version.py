@@ -51,7 +51,7 @@ class GeneVersion(Base):
         CheckConstraint("version >= 1", name="version_positive"),
         CheckConstraint(
             "reason IS NULL OR reason IN "
-            "('published', 'founded', 'guards_added', 'guards_merged', 'reordered', 'dropped')",
+            "('published', 'founded', 'guards_added', 'guards_merged', 'reordered', 'dropped', 'gep_format')",
             name="reason_valid",
         ),
         Index("ix_gene_versions_gene_id_valid_from", "gene_id", "valid_from"),
@@ -109,9 +109,12 @@ class GeneVersion(Base):
     cost_seconds: Mapped[float | None] = mapped_column(Double)
     # The key that published this version, or whose run (or guard review) made the worker write it.
     published_by: Mapped[uuid.UUID] = mapped_column(ForeignKey("api_keys.id"), nullable=False)
-    # Why this version exists: published, founded, guards_added, guards_merged, reordered, dropped
+    # Why this version exists: published, founded, guards_added, guards_merged, reordered, dropped,
+    # gep_format
     # (app/genes/versions.py, VersionReason); null for versions written before it was recorded.
     reason: Mapped[str | None] = mapped_column(Text)
+    # How the worker made the document (source, task id, errors overcome): registry facts, not hashed.
+    generation_meta: Mapped[dict[str, Any] | None] = mapped_column()
 
     embedding: Mapped[list[float] | None] = mapped_column(Vector(EMBEDDING_DIM))
     embedding_model: Mapped[str | None] = mapped_column(Text)

@@ -38,6 +38,7 @@ from app.evolution.worker import EvolutionWorker
 from app.genes.repository import GeneRepository
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
+from app.gep.document import guards_of, with_guards
 from app.outcomes.schemas import OutcomeIn
 from app.outcomes.service import outcome_service
 from app.trajectories.service import trajectory_service
@@ -178,7 +179,7 @@ async def _evolve(
             await trajectory_service.submit(session, body)
         busy = await GeneRepository(session).gene_with_version(BUSY)
         assert busy is not None
-        for body in _producer_runs(busy[1].document["avoid"][0]):
+        for body in _producer_runs(guards_of(busy[1].document)[0]):
             await trajectory_service.submit(session, body, submitter=producer)
     await EvolutionWorker(sessionmaker=sessions, database_url=url, embeddings=embeddings).run(drain=True)
     async with sessions.begin() as session:  # one left for the worker: the dashboard shows its lag
@@ -200,7 +201,7 @@ async def _edit_by_hand(sessions: async_sessionmaker[AsyncSession], embeddings: 
             "Log the pending tasks with asyncio.all_tasks() when a test times out",
             *doc["strategy"][3:],
         ]
-        doc["avoid"] = [g for g in doc["avoid"] if "time.sleep" not in g]
+        doc = with_guards(doc, [g for g in guards_of(doc) if "time.sleep" not in g])
         request = PublishRequest.model_validate(
             {"gene": doc, "provenance": {"kind": "manual", "producer_model": doc["model_name"]}}
         )
@@ -404,7 +405,7 @@ async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
         await compare.get_by_label("with version").select_option("5")
         await compare.get_by_role("button", name="Compare").click()
         await page.wait_for_url(f"**/admin/genes/{FEATURED}/diff?from=1&to=5")
-        guards = page.locator("#field-avoid")
+        guards = page.locator("#field-guards")
         added = await guards.locator("li.added").all_inner_texts()
         assert any("background tasks running after a test" in line for line in added), added
         removed = await guards.locator("li.removed").all_inner_texts()
@@ -492,7 +493,7 @@ async def test_an_admin_follows_provenance_and_revokes_a_gene_in_a_real_browser(
         assert "is now promoted" in await quiet.locator(".flash.success").inner_text()
         # v3 is run 0101's merge (its guard joined a paraphrase: a reorder), v4 run 0102's new guard.
         await quiet.goto(f"/admin/genes/{FEATURED}/diff?from=3&to=4")
-        assert await quiet.locator("#field-avoid li.added").count() == 1
+        assert await quiet.locator("#field-guards li.added").count() == 1
         await plain.close()
 
         # Signing out ends the session.

@@ -18,7 +18,7 @@ from app.admin.svg import (
     rebucket,
     success_over_time,
 )
-from app.genes.versions import VersionReason, avoid_change_reason
+from app.genes.versions import VersionReason, guard_change_reason
 from tests.factories import gene_doc
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
@@ -51,15 +51,15 @@ def test_document_diff_covers_every_field_in_reading_order() -> None:
         "signals_match",
         "preconditions",
         "strategy",
-        "avoid",
+        "guards",
         "constraints",
         "validation",
     ]
     assert names[-1] == "routing_hint" and "id" not in names and "type" not in names
-    assert [f.name for f in diff.changed] == ["strategy", "avoid", "constraints", "routing_hint"]
+    assert [f.name for f in diff.changed] == ["strategy", "guards", "constraints", "routing_hint"]
     strategy = diff.field("strategy")
     assert strategy is not None and (strategy.added, strategy.removed) == (1, 0)
-    avoid = diff.field("avoid")
+    avoid = diff.field("guards")
     assert avoid is not None and (avoid.added, avoid.removed) == (1, 1)
     constraints = diff.field("constraints")
     assert constraints is not None
@@ -174,16 +174,20 @@ def test_a_reorder_shows_as_moves_not_as_added_and_removed() -> None:
     assert [(line.op, line.text) for line in lines if line.op != "same"] == [("moved", "guard b")]
     assert [line.was for line in lines if line.op == "moved"] == [2]
     doc = gene_doc(avoid=["guard a", "guard b"])
-    avoid = diff_documents(doc, gene_doc(avoid=["guard b", "guard a"])).field("avoid")
+    avoid = diff_documents(doc, gene_doc(avoid=["guard b", "guard a"])).field("guards")
     assert avoid is not None and (avoid.added, avoid.removed, avoid.moved) == (0, 0, 1)
+    # A version that only moved its guards from `avoid` to anti_patterns (migration 0018) shows none changed.
+    legacy = {**gene_doc(anti_patterns=None), "avoid": ["guard a", "guard b"], "parent": "sha256:" + "a" * 64}
+    moved = diff_documents(legacy, doc)
+    assert [f.name for f in moved.changed] == ["parent"]
     # A text that is really new or really gone is still added or removed.
     mixed = diff_lines(["a", "b"], ["b", "c", "a"])
     assert sorted(line.op for line in mixed if line.op != "same") == ["added", "moved"]
 
 
 def test_version_reasons_follow_the_avoid_change() -> None:
-    assert avoid_change_reason(["a", "b"], ["b", "a"]) == VersionReason.reordered
-    assert avoid_change_reason(["a"], ["b", "a"]) == VersionReason.guards_added
-    assert avoid_change_reason(["a", "b"], ["a"]) == VersionReason.dropped
-    assert avoid_change_reason(["a", "b"], ["c", "a"]) == VersionReason.guards_added
-    assert avoid_change_reason(["a"], ["b"], reworded=True) == VersionReason.guards_merged
+    assert guard_change_reason(["a", "b"], ["b", "a"]) == VersionReason.reordered
+    assert guard_change_reason(["a"], ["b", "a"]) == VersionReason.guards_added
+    assert guard_change_reason(["a", "b"], ["a"]) == VersionReason.dropped
+    assert guard_change_reason(["a", "b"], ["c", "a"]) == VersionReason.guards_added
+    assert guard_change_reason(["a"], ["b"], reworded=True) == VersionReason.guards_merged

@@ -117,7 +117,7 @@ async def test_the_diff_marks_added_and_removed_guards_and_steps(
         return html[start : html.index("</section>", start)]
 
     added = r'<li class="added">.*?<ins><span class="sr-only">added: </span>(.*?)</ins>'
-    strategy, guards = field(forward, "strategy"), field(forward, "avoid")
+    strategy, guards = field(forward, "strategy"), field(forward, "guards")
     assert re.findall(added, strategy) == ["Record the HTTP fixtures once with respx and replay them"]
     assert re.findall(added, guards) == ["Never call the live API"]
     assert '<li class="removed">' not in strategy + guards
@@ -413,7 +413,7 @@ async def test_runs_that_only_add_evidence_are_grouped_and_status_reasons_are_da
         await trajectory_service.submit(session, body, submitter=owner)
         assert (await merge_next(session, embeddings)).state == "merged"  # type: ignore[union-attr]
     events = (await client.get(f"/v1/genes/{history.gene_id}/events")).json()["items"]
-    # The first run reorders avoid (a new version); the other four only add evidence.
+    # The first run reorders the guards (a new version); the other four only add evidence.
     assert [e["new_asset_id"] == e["old_asset_id"] for e in events[-5:]] == [False, True, True, True, True]
 
     dashboard = text_of((await signed_in.get("/admin/")).text)

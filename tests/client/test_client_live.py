@@ -19,6 +19,7 @@ from app.auth.principal import Role
 from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
+from app.gep.document import guards_of
 from genebank.client import (
     AssetMismatch,
     AsyncClient,
@@ -163,11 +164,11 @@ def test_every_method_against_a_live_registry(live: Live) -> None:
         assert other.list_trajectories(gene_id=gene_id).items == []  # runs are private to their key
 
         v2 = owner.get_gene(gene_id)
-        assert v2.version == 2 and v2.asset_id == merged.asset_id and GUARD in v2.document["avoid"]
+        assert v2.version == 2 and v2.asset_id == merged.asset_id and GUARD in guards_of(v2.document)
         events = list(owner.iter_events(gene_id, page_size=1))
         assert [e.kind for e in events][:2] == ["published", "merged"]
         assert owner.list_events(gene_id, limit=1).next_cursor
-        assert [g.text for g in owner.get_guards(gene_id).items if g.kept] == v2.document["avoid"]
+        assert [g.text for g in owner.get_guards(gene_id).items if g.kept] == guards_of(v2.document)
         assert [v.version for v in owner.iter_versions(gene_id, page_size=1)] == [1, 2]
         assert owner.list_versions(gene_id, limit=1).next_cursor
 

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.principal import Principal, Role
 from app.embeddings import EmbeddingService
 from app.evolution.service import JobResult
+from app.gep.document import guards_of
 from app.models import ApiKey, AuditEntry
 from app.trajectories.service import trajectory_service
 from tests.conftest import KeyClient
@@ -66,7 +67,7 @@ async def test_a_foreign_guard_is_proposed_until_a_second_key_backs_it(
     )
     assert first.state == "merged" and first.new_version is None and "1 proposed" in first.reason
     gene = await _gene(owner)
-    assert FOREIGN not in gene["document"].get("avoid", [])
+    assert FOREIGN not in guards_of(gene["document"])
     prompt = (await owner.get(f"/v1/genes/{GENE_ID}/prompt")).json()["text"]
     assert "vcrpy" not in prompt
     proposed = await _guard(owner, FOREIGN)
@@ -95,7 +96,7 @@ async def test_a_foreign_guard_is_proposed_until_a_second_key_backs_it(
     )
     assert backed.new_version == 2
     gene = await _gene(owner)
-    assert gene["document"]["avoid"][0] == FOREIGN
+    assert guards_of(gene["document"])[0] == FOREIGN
     assert gene["provenance"]["published_by"]["name"] == "bob" and gene["owner"]["name"] == "owner"
     served = await _guard(owner, FOREIGN)
     assert (
@@ -118,7 +119,7 @@ async def test_the_owners_own_run_serves_its_guard_at_once(
         session, embeddings, await _principal(session, owner), gene_id=GENE_ID, guards=[FOREIGN]
     )
     assert result.new_version == 2
-    assert (await _gene(owner))["document"]["avoid"][0] == FOREIGN
+    assert guards_of((await _gene(owner))["document"])[0] == FOREIGN
     assert [(b["name"], b["owner"]) for b in (await _guard(owner, FOREIGN))["backers"]] == [("owner", True)]
 
 
@@ -215,7 +216,7 @@ async def test_remote_code_waits_for_the_owner_whatever_backs_it(
     assert body["new_version"] and body["version"] == 2 and body["guard"]["state"] == "active"
     assert body["guard"]["reviewed_by"] == "owner" and body["guard"]["review_note"] == "checked the script"
     gene = await _gene(owner)
-    assert REMOTE in gene["document"]["avoid"] and gene["provenance"]["published_by"]["name"] == "owner"
+    assert REMOTE in guards_of(gene["document"]) and gene["provenance"]["published_by"]["name"] == "owner"
     events = (await owner.get(f"/v1/genes/{GENE_ID}/events")).json()["items"]
     assert events[-1]["kind"] == "reviewed" and events[-1]["details"]["decision"] == "approve"
     again = await owner.post(f"/v1/genes/{GENE_ID}/guards/{held['id']}/approve", json={})
@@ -224,7 +225,7 @@ async def test_remote_code_waits_for_the_owner_whatever_backs_it(
     # An admin takes it out again: rejected, gone from the document, audited.
     rejected = await client.post(f"/v1/genes/{GENE_ID}/guards/{held['id']}/reject")
     assert rejected.status_code == 200 and rejected.json()["version"] == 3
-    assert REMOTE not in (await _gene(owner))["document"].get("avoid", [])
+    assert REMOTE not in guards_of((await _gene(owner))["document"])
     audited = await session.scalars(
         select(AuditEntry.action).where(AuditEntry.target.like(f"{GENE_ID},%")).order_by(AuditEntry.id)
     )
@@ -258,4 +259,4 @@ async def test_a_foreign_guard_that_resembles_no_failure_of_its_run_is_not_taken
     listing = (await owner.get(f"/v1/genes/{GENE_ID}/guards")).json()["items"]
     assert off_topic not in [g["text"] for g in listing]
     # The guard grounded in the runs' failure was taken and, backed by two keys, is served.
-    assert FOREIGN in (await _gene(owner))["document"]["avoid"]
+    assert FOREIGN in guards_of((await _gene(owner))["document"])

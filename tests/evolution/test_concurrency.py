@@ -29,6 +29,7 @@ from app.embeddings import EmbeddingService
 from app.evolution.merge import GUARD_MERGE_THRESHOLD
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
+from app.gep.document import guards_of
 from app.models import (
     EvolutionEvent,
     Gene,
@@ -247,7 +248,7 @@ async def _assert_merged_exactly_once(
                     g.text,
                 ),
             )
-            assert versions[-1].document.get("avoid") == [g.text for g in ranked]
+            assert guards_of(versions[-1].document) == [g.text for g in ranked]
 
 
 async def test_four_worker_processes_merge_every_trajectory_exactly_once(

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import Principal, Role
 from app.embeddings import EmbeddingService
+from app.gep.document import guards_of, with_guards
 from app.models import ApiKey
 from app.trajectories.service import trajectory_service
 from tests.conftest import KeyClient
@@ -38,7 +39,7 @@ async def _guards(client: httpx.AsyncClient) -> list[dict[str, Any]]:
 
 
 async def _avoid(client: httpx.AsyncClient) -> list[str]:
-    avoid: list[str] = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]["avoid"]
+    avoid: list[str] = guards_of((await client.get(f"/v1/genes/{GENE_ID}")).json()["document"])
     return avoid
 
 
@@ -112,10 +113,10 @@ async def test_a_published_version_that_drops_a_recorded_guard_is_followed_at_on
     current = (await client.get(f"/v1/genes/{GENE_ID}")).json()
     document = {k: v for k, v in current["document"].items() if k != "asset_id"}
     document["parent"] = current["asset_id"]
-    document["avoid"] = [g for g in document["avoid"] if g != FROM_A_RUN]
+    document = with_guards(document, [g for g in guards_of(document) if g != FROM_A_RUN])
     assert (await client.post("/v1/genes", json=publish_payload(gene=document))).status_code == 201
     guards = await _guards(client)
-    assert _served(guards) == await _avoid(client) == document["avoid"]
+    assert _served(guards) == await _avoid(client) == guards_of(document)
     [dropped] = [g for g in guards if g["text"] == FROM_A_RUN]
     assert not dropped["kept"] and dropped["dropped_at"] is not None
     assert (dropped["origin"], dropped["since_version"]) == ("trajectory", 2)

@@ -12,7 +12,7 @@ from app.auth.principal import SYSTEM, Principal, Role
 from app.embeddings import EmbeddingService
 from app.evolution.service import JobResult
 from app.gep.canonical import compute_asset_id
-from app.gep.document import GeneDocument
+from app.gep.document import GeneDocument, guards_of
 from app.models import ApiKey, Gene, GeneVersion, Guard, Trajectory, guard_evidence
 from app.trajectories.service import trajectory_service
 from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
@@ -20,7 +20,7 @@ from tests.evolution.jobs import merge_next
 from tests.factories import BASE_GENE, gene_doc, publish_payload
 
 GENE_ID = BASE_GENE["id"]
-PUBLISHED_GUARD = BASE_GENE["avoid"][0]
+PUBLISHED_GUARD = guards_of(BASE_GENE)[0]
 LIVE_API = "Avoid calling the live API from tests; mock the HTTP layer with respx instead"
 LIVE_API_PARAPHRASE = "Do not hit the real API in tests: mock HTTP calls with respx"
 CLOSE_TO_THE_GENE = "Stabilise the pytest suite of an HTTP client that fails when the network is unavailable"
@@ -38,6 +38,13 @@ MATH_STEPS = [
     },
     {"action": "compute 4/52 * 3/51 = 1/221", "ok": True},
 ]
+
+
+async def _generation_meta(session: AsyncSession, gene_id: str) -> dict[str, Any] | None:
+    meta: dict[str, Any] | None = await session.scalar(
+        select(GeneVersion.generation_meta).where(GeneVersion.gene_id == gene_id, GeneVersion.version == 1)
+    )
+    return meta
 
 
 async def _owner(session: AsyncSession) -> Principal:
@@ -72,9 +79,9 @@ async def test_passed_run_for_its_target_adds_a_guard_in_a_new_version(
 
     gene = (await client.get(f"/v1/genes/{GENE_ID}")).json()
     assert gene["version"] == 2 and gene["asset_id"] == result.asset_id
-    assert gene["parent_asset_id"] == v1["asset_id"] == gene["document"]["parent"]
+    assert gene["parent_asset_id"] == v1["asset_id"] and "parent" not in gene["document"]
     # The newest guard leads among equal evidence; the strategy is untouched.
-    assert gene["document"]["avoid"] == [LIVE_API, PUBLISHED_GUARD]
+    assert guards_of(gene["document"]) == [LIVE_API, PUBLISHED_GUARD]
     assert gene["document"]["strategy"] == BASE_GENE["strategy"]
     # The strategy's provenance is the published one; the run is evidence for the guards only.
     assert gene["provenance"]["trajectory_ids"] == []
@@ -163,14 +170,14 @@ async def test_failed_run_adds_guards_only_and_keeps_the_strategy(
     document = gene["document"]
     assert document["strategy"] == BASE_GENE["strategy"] and document["summary"] == BASE_GENE["summary"]
     # Extracted from the failed step's correction and from the verifier's error.
-    assert document["avoid"][1] == (
+    assert guards_of(document)[1] == (
         "When verified by pytest, do not leave AssertionError: expected 3 retries, got <n> in "
         "test_retry_on_503 unresolved"
     )
-    assert document["avoid"][0].startswith(
+    assert guards_of(document)[0].startswith(
         "When the tests fail with ConnectionError: HTTPSConnectionPool(host=<host>, port=<port>)"
     )
-    assert document["avoid"][0].endswith(
+    assert guards_of(document)[0].endswith(
         "instead mock the HTTP layer with respx instead of calling the live API"
     )
     # The version keeps the strategy's provenance: its passed verifier, not the failed run's.
@@ -238,11 +245,12 @@ async def test_passed_run_without_match_founds_a_candidate_from_its_draft(
         assert document[key] == draft[key]
     assert document["constraints"] == {"max_files": 10, "forbidden_paths": [".git"]}
     assert document["model_name"] == "claude-opus-4-5" and document["category"] == "repair"
-    assert document["avoid"] == [
+    assert guards_of(document) == [
         "When AnswerMismatchError: got <n>/<n>, do not multiply 4/52 by 4/52; "
         "instead use 4/52 * 3/51: the first ace is not put back"
     ]
-    assert document["generation_meta"] == {
+    assert "generation_meta" not in document  # a registry fact, in the version's own column
+    assert await _generation_meta(session, draft["id"]) == {
         "source": "draft",
         "task_id": "math-0007",
         "overcame_errors": ["AnswerMismatchError"],
@@ -270,8 +278,9 @@ async def test_passed_run_without_draft_founds_a_distilled_gene(
     assert document["signals_match"] == ["AnswerMismatchError", "probability", "drawing"]
     assert document["validation"] == ["pytest"]
     assert document["summary"] == f"{MATH_TASK['description']}. Overcomes AnswerMismatchError."
-    assert document["generation_meta"]["overcame_errors"] == ["AnswerMismatchError"]
-    assert document["generation_meta"]["source"] == "distilled"
+    meta = await _generation_meta(session, result.gene_id)
+    assert meta is not None and meta["overcame_errors"] == ["AnswerMismatchError"]
+    assert meta["source"] == "distilled"
 
 
 async def test_unknown_or_revoked_targets_reject_the_run(
@@ -310,7 +319,7 @@ async def test_the_cap_drops_the_least_recently_seen_guard_and_records_it(
     assert result.new_version == 2
     document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
     # The published order is kept among equal evidence; the new guard leads; the last one goes.
-    assert document["avoid"] == [LIVE_API, *avoid[:11]]
+    assert guards_of(document) == [LIVE_API, *avoid[:11]]
     event = (await client.get(f"/v1/genes/{GENE_ID}/events")).json()["items"][-1]
     assert [(d["text"], d["reason"]) for d in event["guards_dropped"]] == [(avoid[11], "cap")]
     dropped = await session.scalar(select(Guard).where(Guard.text == avoid[11]))
@@ -331,7 +340,7 @@ async def test_the_cap_drops_the_least_recently_seen_guard_and_records_it(
     )
     assert again.new_version == 3
     document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
-    assert document["avoid"] == [avoid[11], LIVE_API, *avoid[:10]]
+    assert guards_of(document) == [avoid[11], LIVE_API, *avoid[:10]]
     event = (await client.get(f"/v1/genes/{GENE_ID}/events")).json()["items"][-1]
     assert [(m["text"], m["evidence"]) for m in event["guards_merged"]] == [(avoid[11], 2)]
     assert [d["text"] for d in event["guards_dropped"]] == [avoid[10]]
@@ -355,7 +364,7 @@ async def test_a_published_version_that_edits_avoid_is_followed(
         task={"id": "code-0050", "family": "code_generation", "description": "Fix a CI pipeline"},
     )
     document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
-    assert document["avoid"] == [
+    assert guards_of(document) == [
         "Never push to the main branch without review",
         "Do not commit recorded cassettes with real tokens",
     ]
@@ -416,7 +425,7 @@ async def test_thirty_runs_of_one_failure_become_one_clean_guard_with_evidence_3
     assert text.startswith("When the tests fail with ConnectionError: HTTPSConnectionPool(host=<host>")
     assert "example.com" not in text and "pytest" not in text and "test_api" not in text
     document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
-    assert document["avoid"][0] == text
+    assert guards_of(document)[0] == text
 
 
 PRODUCER_LIVE_API = "Do not call the live API from tests; mock the HTTP layer with respx"
@@ -448,6 +457,6 @@ async def test_a_producers_guard_takes_the_place_of_an_extracted_one_and_version
     await session.refresh(guard)
     assert (guard.text, guard.evidence_count, guard.extracted) == (PRODUCER_LIVE_API, 2, False)
     document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
-    assert document["avoid"] == [PRODUCER_LIVE_API]
+    assert guards_of(document) == [PRODUCER_LIVE_API]
     lineage = (await client.get(f"/v1/genes/{GENE_ID}/lineage")).json()["items"]
     assert [v["reason"] for v in lineage] == ["published", "guards_added", "guards_merged"]

@@ -23,6 +23,7 @@ from app.evolution.service import EvolutionService, JobResult
 from app.evolution.worker import EvolutionWorker, runs_in_process
 from app.genes.schemas import PublishRequest
 from app.genes.service import gene_service
+from app.gep.document import guards_of
 from app.main import create_app
 from app.models import SYSTEM_KEY_ID, GeneVersion, Trajectory
 from app.trajectories.content import trajectory_values
@@ -259,4 +260,4 @@ async def test_serve_on_its_own_runs_a_worker_that_merges_what_the_api_accepts(
                 await asyncio.sleep(0.05)
             assert state["state"] == "merged" and state["gene_id"] == GENE_ID
             gene = (await client.get(f"/v1/genes/{GENE_ID}")).json()
-            assert gene["version"] == 2 and "Never log the API key" in gene["document"]["avoid"]
+            assert gene["version"] == 2 and "Never log the API key" in guards_of(gene["document"])

@@ -106,7 +106,8 @@ async def test_invalid_utf8_is_400(client: httpx.AsyncClient) -> None:
         (gene_doc(unknown_field=True), "unknown_field"),
         (gene_doc(constraints={"max_files": "5", "forbidden_paths": [".git"]}), "max_files"),
         (gene_doc(constraints={"max_files": 5.5, "forbidden_paths": [".git"]}), "max_files"),
-        (gene_doc(avoid=["guard"] * 13), "avoid"),
+        (gene_doc(avoid=[f"guard {n}" for n in range(13)]), "anti_patterns"),
+        ({**gene_doc(), "avoid": [f"guard {n}" for n in range(12)]}, "at most 12"),
         (gene_doc(type="Capsule"), "type"),
     ],
 )

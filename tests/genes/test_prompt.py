@@ -72,7 +72,7 @@ def test_trimming_follows_strategy_guards_preconditions_validation_strictly() ->
     doc = {
         **gene_doc(),
         "strategy": ["Step one is short", "Step two " + "is rather long and detailed " * 8],
-        "avoid": ["Short guard"],
+        "anti_patterns": [{"mode": "avoid", "reason_class": "Short guard"}],
         "preconditions": ["Short precondition"],
         "validation": ["pytest -q"],
     }

@@ -27,6 +27,7 @@ async def test_publish_new_lineage_returns_201_with_computed_asset_id(client: ht
         "version": 1,
         "asset_id": compute_asset_id(payload["gene"]),
         "created": True,
+        "converted": [],
     }
     assert response.headers["location"] == "/v1/genes/gene_pytest_flaky_network/versions/1"
     assert response.headers["etag"] == f'"{body["asset_id"]}"'
@@ -186,10 +187,47 @@ async def test_inline_trajectory_is_stored_as_merged_evidence(
 
 
 async def test_canonical_json_is_what_is_served_by_asset(client: httpx.AsyncClient) -> None:
-    doc = gene_doc(generation_meta={"source": "evolved", "ratio": 1e21, "tiny": 1.5e-7})
+    extra = {"mode": "drift", "reason_class": "numbers", "ratio": 1e21, "tiny": 1.5e-7}
+    doc = gene_doc(anti_patterns=[extra, *gene_doc()["anti_patterns"]])
     asset_id = (await client.post("/v1/genes", json=publish_payload(gene=doc))).json()["asset_id"]
     response = await client.get(f"/v1/assets/{asset_id}")
     assert response.status_code == 200
     assert response.text == canonical_json({**doc, "asset_id": asset_id})
     assert '"ratio":1e+21' in response.text and '"tiny":1.5e-7' in response.text
     assert response.headers["etag"] == f'"{asset_id}"'
+
+
+async def test_a_legacy_document_is_stored_in_gep_form(
+    client: httpx.AsyncClient, session: AsyncSession
+) -> None:
+    """`avoid`, `parent` and `generation_meta` are converted before hashing; the answer says so."""
+    first = (await client.post("/v1/genes", json=publish_payload())).json()
+    legacy = {
+        **gene_doc(anti_patterns=None),
+        "avoid": ["Do not retry on 401", "Do not pin the loop"],
+        "parent": first["asset_id"],
+        "generation_meta": {"source": "draft", "task_id": "t1"},
+    }
+    legacy["asset_id"] = compute_asset_id(legacy)  # an older client hashes what it sends: accepted
+    response = await client.post("/v1/genes", json=publish_payload(gene=legacy))
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["converted"] == ["avoid", "parent", "generation_meta"]
+    stored = {k: v for k, v in legacy.items() if k not in ("avoid", "parent", "generation_meta", "asset_id")}
+    stored["anti_patterns"] = [
+        {"mode": "avoid", "reason_class": "Do not retry on 401"},
+        {"mode": "avoid", "reason_class": "Do not pin the loop"},
+    ]
+    assert body["asset_id"] == compute_asset_id(stored) != legacy["asset_id"]
+    served = await client.get(f"/v1/assets/{body['asset_id']}")
+    assert served.text == canonical_json({**stored, "asset_id": body["asset_id"]})
+    version = await session.scalar(select(GeneVersion).where(GeneVersion.asset_id == body["asset_id"]))
+    assert version is not None
+    assert version.parent_asset_id == first["asset_id"]
+    assert version.generation_meta == {"source": "draft", "task_id": "t1"}
+    prompt = (await client.get("/v1/genes/gene_pytest_flaky_network/prompt")).json()
+    assert "Do not retry on 401" in prompt["text"]
+    # A wrong asset_id is still refused, and nothing is stored.
+    again = {**legacy, "avoid": ["Something else"], "asset_id": legacy["asset_id"]}
+    refused = await client.post("/v1/genes", json=publish_payload(gene=again))
+    assert refused.status_code == 422

@@ -1,4 +1,4 @@
-"""The validated Gene document hashes exactly like the JSON the client sent."""
+"""The validated Gene document hashes exactly like the JSON sent (legacy fields converted first)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import json
 from typing import Any
 
 import jsonschema
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from app.gep.canonical import compute_asset_id
-from app.gep.document import GeneDocument
+from app.gep.document import GeneDocument, guards_of
 from app.gep.validation import EXTENSIONS, gep_schema
 from tests.factories import gene_doc
 
@@ -56,9 +57,12 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
     optional = {
         "summary": text,
         "preconditions": st.lists(text, max_size=3),
-        "avoid": st.lists(text, max_size=3),
+        "anti_patterns": st.lists(
+            st.fixed_dictionaries({"mode": st.just("avoid"), "reason_class": text})
+            | st.fixed_dictionaries({"mode": text, "reason_class": text, "learning_signals": st.lists(text)}),
+            max_size=3,
+        ),
         "model_name": text,
-        "generation_meta": st.dictionaries(text, json_value, max_size=4),
         "routing_hint": st.none()
         | st.fixed_dictionaries({"tier": st.sampled_from(["cheap", "mid", "expensive"])}),
         "claims": st.lists(st.fixed_dictionaries({"predicate": text}), max_size=2),
@@ -76,6 +80,27 @@ def test_validated_document_hashes_like_the_raw_json(raw: dict[str, Any]) -> Non
     sent = json.loads(json.dumps(raw))
     validated = GeneDocument.model_validate(sent)
     assert compute_asset_id(validated.hashed_fields()) == compute_asset_id(sent)
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents(), st.lists(text, max_size=3), st.dictionaries(text, json_value, max_size=4))
+def test_legacy_fields_are_converted_before_hashing(
+    raw: dict[str, Any], avoid: list[str], meta: dict[str, Any]
+) -> None:
+    sent = json.loads(
+        json.dumps({**raw, "avoid": avoid, "generation_meta": meta, "parent": "sha256:" + "a" * 64})
+    )
+    try:
+        validated = GeneDocument.model_validate(sent)
+    except ValidationError:
+        assume(False)  # more than 12 anti-patterns together
+        return
+    hashed = validated.hashed_fields()
+    assert not set(hashed) & {"avoid", "parent", "generation_meta"}
+    assert guards_of(hashed) == list(dict.fromkeys(guards_of(raw) + avoid))
+    # The converted document is a GEP document like any other: converting it again changes nothing.
+    assert GeneDocument.model_validate(json.loads(json.dumps(hashed))).hashed_fields() == hashed
+    assert validated.legacy() == ["avoid", "parent", "generation_meta"]
 
 
 def test_documents_validate_against_the_gep_schema_without_extensions() -> None:

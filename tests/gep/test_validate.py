@@ -14,7 +14,7 @@ import pytest
 from app.gep.canonical import compute_asset_id
 from tests.factories import gene_doc, publish_payload
 
-EXTENSIONS = {"avoid", "model_name", "parent", "generation_meta"}
+EXTENSIONS = {"model_name"}
 
 
 def official_schema() -> dict[str, Any]:
@@ -27,23 +27,43 @@ def paths(findings: list[dict[str, str]], source: str) -> set[str]:
     return {finding["path"] for finding in findings if finding["source"] == source}
 
 
-async def test_a_genebank_gene_is_valid_with_a_warning_per_extension_field(
+async def test_a_genebank_gene_is_valid_with_a_warning_for_model_name(
     client_as: Callable[[str | None], httpx.AsyncClient],
 ) -> None:
-    doc = gene_doc(generation_meta={"source": "draft"})
+    doc = gene_doc()
     answer = await client_as("producer").post("/v1/genes/validate", json=doc)
     assert answer.status_code == 200, answer.text
     report = answer.json()
     assert report["valid"] is True and report["errors"] == []
     assert report["asset_id"] == compute_asset_id(doc)
-    assert paths(report["warnings"], "gep") == {"/avoid", "/model_name", "/generation_meta"}
+    assert paths(report["warnings"], "gep") == {"/model_name"}
     assert all("Genebank extension" in w["message"] for w in report["warnings"])
-    # The official schema, applied by hand, refuses exactly those fields.
+    # The official schema, applied by hand, refuses exactly that field; the guards are GEP's.
     with pytest.raises(jsonschema.ValidationError, match="Additional properties"):
         jsonschema.validate({**doc, "asset_id": report["asset_id"]}, official_schema())
+    without = {k: v for k, v in doc.items() if k != "model_name"}
+    jsonschema.validate({**without, "asset_id": compute_asset_id(without)}, official_schema())
 
     published = await client_as("producer").post("/v1/genes", json=publish_payload(gene=doc))
     assert published.status_code == 201
+    assert published.json()["asset_id"] == report["asset_id"]
+
+
+async def test_legacy_fields_are_warnings_and_the_asset_id_is_the_converted_documents(
+    client_as: Callable[[str | None], httpx.AsyncClient],
+) -> None:
+    doc = {
+        **gene_doc(anti_patterns=None),
+        "avoid": ["Do not retry on 401"],
+        "generation_meta": {"source": "draft"},
+    }
+    report = (await client_as("producer").post("/v1/genes/validate", json=doc)).json()
+    assert report["valid"] is True and report["errors"] == []
+    assert paths(report["warnings"], "gep") == {"/avoid", "/model_name", "/generation_meta"}
+    converted = {k: v for k, v in doc.items() if k not in ("avoid", "generation_meta")}
+    converted["anti_patterns"] = [{"mode": "avoid", "reason_class": "Do not retry on 401"}]
+    assert report["asset_id"] == compute_asset_id(converted)
+    published = await client_as("producer").post("/v1/genes", json=publish_payload(gene=doc))
     assert published.json()["asset_id"] == report["asset_id"]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import psycopg
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -10,6 +12,7 @@ from sqlalchemy import create_engine, make_url
 
 from app import migrate
 from app.db import normalize_url
+from app.gep.canonical import canonical_json, compute_asset_id
 from app.models import SYSTEM_KEY_ID, Base
 
 
@@ -74,3 +77,62 @@ def test_trust_migration_gives_every_gene_and_run_an_owner(scratch_url: str) -> 
             " FROM genes g JOIN gene_versions v ON v.gene_id = g.id"
         ).fetchone() or (None, None, None)
     assert owner == publisher == submitter == str(SYSTEM_KEY_ID)
+
+
+def test_gep_format_migration_writes_a_gep_version_and_keeps_the_old_one(scratch_url: str) -> None:
+    """0018: a Gene whose current version has `avoid`/`parent`/`generation_meta` gets a next version
+    with the same content in GEP form; the old version and its asset_id stay; downgrade undoes it."""
+    migrate.upgrade(scratch_url, "0017")
+    conninfo = make_url(scratch_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    old = {
+        "type": "Gene",
+        "id": "gene_legacy",
+        "avoid": ["Do not retry on 401"],
+        "parent": "sha256:" + "b" * 64,
+        "generation_meta": {"source": "draft", "ratio": 1e21},
+        "anti_patterns": [{"mode": "drift", "reason_class": "x", "learning_signals": ["s"]}],
+    }
+    old_asset = compute_asset_id(old)
+    with psycopg.connect(conninfo) as conn:
+        conn.execute(
+            "INSERT INTO genes (id, category, current_version, current_asset_id, producer_model,"
+            " owner_key_id) VALUES ('gene_legacy', 'repair', 1, %s, 'm', %s)",
+            (old_asset, SYSTEM_KEY_ID),
+        )
+        served = canonical_json({**old, "asset_id": old_asset})
+        conn.execute(
+            "INSERT INTO gene_versions (gene_id, version, asset_id, canonical_json, document_json, document,"
+            " producer_model, provenance_kind, valid_from, published_by)"
+            " VALUES ('gene_legacy', 1, %s, %s, %s, %s::jsonb, 'm', 'manual', now(), %s)",
+            (old_asset, canonical_json(old), served, served, SYSTEM_KEY_ID),
+        )
+    migrate.upgrade(scratch_url)
+    with psycopg.connect(conninfo) as conn:
+        rows = conn.execute(
+            "SELECT version, asset_id, parent_asset_id, document_json, reason, generation_meta,"
+            " valid_to IS NULL FROM gene_versions WHERE gene_id = 'gene_legacy' ORDER BY version"
+        ).fetchall()
+        current = conn.execute("SELECT current_version, current_asset_id FROM genes").fetchone()
+    assert [row[0] for row in rows] == [1, 2]
+    assert rows[0][1] == old_asset and rows[0][6] is False  # the old version, unchanged, closed
+    _, new_asset, parent, document_json, reason, meta, is_current = rows[1]
+    document = json.loads(document_json)
+    expected = {
+        "type": "Gene",
+        "id": "gene_legacy",
+        "anti_patterns": [
+            {"mode": "drift", "reason_class": "x", "learning_signals": ["s"]},
+            {"mode": "avoid", "reason_class": "Do not retry on 401"},
+        ],
+    }
+    assert document == {**expected, "asset_id": new_asset} and new_asset == compute_asset_id(expected)
+    assert document_json == canonical_json(document)  # the bytes served are the bytes hashed
+    assert (parent, reason, is_current) == (old_asset, "gep_format", True)
+    assert meta == {"source": "draft", "ratio": 1e21}
+    assert current == (2, new_asset)
+
+    migrate.downgrade(scratch_url, "0017")
+    with psycopg.connect(conninfo) as conn:
+        back = conn.execute("SELECT current_version, current_asset_id FROM genes").fetchone()
+        count = conn.execute("SELECT count(*) FROM gene_versions").fetchone()
+    assert back == (1, old_asset) and count == (1,)

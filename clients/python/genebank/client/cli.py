@@ -147,7 +147,7 @@ def _print_gene(gene: models.GeneVersion) -> None:
     sections = (
         ("preconditions", doc.get("preconditions")),
         ("strategy", doc.get("strategy")),
-        ("avoid", doc.get("avoid")),
+        ("guards", gene.guards),
         ("validation", doc.get("validation")),
     )
     for title, items in sections:

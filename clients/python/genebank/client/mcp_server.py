@@ -49,7 +49,7 @@ from genebank.client.errors import (
 
 INSTRUCTIONS = """\
 Genebank is a registry of verified agent experience: Genes, each a strategy that solved a kind of task \
-for another agent (checked by a verifier), with its preconditions and the failure guards ("avoid") \
+for another agent (checked by a verifier), with its preconditions and the failure guards (GEP anti_patterns) \
 learned from runs that went wrong.
 Use it like this:
 1. Before a non-trivial task (a failing test, a build or install error, a tricky problem), call find_gene \
@@ -86,7 +86,7 @@ GET_GENE = _prose("""
 Read one Gene by its gene_id: its current version rendered as instructions within `max_tokens`, with the
 asset_id to report against. Use it when you already know the gene_id (from find_gene, or a user), or to
 read a Gene find_gene shortened. `include_document` also returns the full GEP document (strategy,
-preconditions, avoid, validation, constraints), verified against its asset_id.
+preconditions, failure guards as anti_patterns, validation, constraints), verified against its asset_id.
 """)
 REPORT_OUTCOME = _prose("""
 Tell the registry how using a Gene went, once the task is solved or abandoned: this is how Genes earn or

@@ -132,6 +132,19 @@ class GeneVersion(Model):
     provenance: Provenance
     document: dict[str, Any]
 
+    @property
+    def guards(self) -> list[str]:
+        """The failure guards: the document's `anti_patterns` entries of mode "avoid" (their
+        `reason_class`), then, in a version written before guards were anti_patterns, its `avoid`."""
+        entries = self.document.get("anti_patterns") or []
+        texts = [
+            e["reason_class"]
+            for e in entries
+            if isinstance(e, dict) and e.get("mode") == "avoid" and isinstance(e.get("reason_class"), str)
+        ]
+        texts += [t for t in self.document.get("avoid") or [] if isinstance(t, str)]
+        return list(dict.fromkeys(texts))
+
 
 class GeneSummary(Model):
     gene_id: str
@@ -183,6 +196,8 @@ class PublishResult(Model):
     version: int
     asset_id: str
     created: bool
+    # Older Genebank fields sent (`avoid`, `parent`, `generation_meta`), converted before hashing.
+    converted: list[str] = []
 
 
 class ValidationFinding(Model):
