@@ -35,7 +35,7 @@ from app.genes.schemas import (
     PublishResponse,
     VersionPage,
 )
-from app.genes.service import gene_service
+from app.genes.service import Published, gene_service
 from app.jsonbody import JSONRoute
 from app.schemas import CursorParam, Limit, TaskFamily, page_size
 from app.state import runtime, settings_of
@@ -111,6 +111,17 @@ def _as_of(request: Request) -> datetime | None:
     return _aware(moment)
 
 
+def _publish_answer(body: PublishRequest, published: Published) -> PublishResponse:
+    version = published.version
+    return PublishResponse(
+        gene_id=version.gene_id,
+        version=version.version,
+        asset_id=version.asset_id,
+        created=published.created,
+        converted=body.gene.legacy(),
+    )
+
+
 @router.post(
     "/genes",
     status_code=http.HTTP_201_CREATED,
@@ -125,13 +136,7 @@ async def publish_gene(
         session, body, runtime(request).embeddings, actor=producer, cpu=runtime(request).cpu
     )
     version = published.version
-    answer = PublishResponse(
-        gene_id=version.gene_id,
-        version=version.version,
-        asset_id=version.asset_id,
-        created=published.created,
-        converted=body.gene.legacy(),
-    )
+    answer = _publish_answer(body, published)
     location = str(request.url_for("get_gene_version", gene_id=version.gene_id, version=version.version).path)
     return JSONResponse(
         answer.model_dump(mode="json"),
@@ -149,7 +154,7 @@ async def publish_genes(request: Request, session: SessionDep, producer: Produce
     """Publish many Gene versions: a JSON array of POST /v1/genes bodies, or NDJSON (app/batch.py).
 
     One result per item, in order: `{"index", "status": 201|200, "gene_id", "version", "asset_id",
-    "created"}` as the single publish answers, or the item's problem document. Each item is
+    "created", "converted"}` as the single publish answers, or the item's problem document. Each item is
     published by the single publish's code in a savepoint of its own; their texts are embedded in
     one call to the embedder. The batch counts as one write per item against the key's limit.
     """
@@ -163,13 +168,9 @@ async def publish_genes(request: Request, session: SessionDep, producer: Produce
             published = await gene_service.publish(
                 session, item.model, embeddings, actor=producer, cpu=state.cpu, new_assets=new
             )
-            version = published.version
             return {
                 "status": http.HTTP_201_CREATED if published.created else http.HTTP_200_OK,
-                "gene_id": version.gene_id,
-                "version": version.version,
-                "asset_id": version.asset_id,
-                "created": published.created,
+                **_publish_answer(item.model, published).model_dump(mode="json"),
             }
 
         results = await each_in_savepoint(session, items, publish, instance=request.url.path)

@@ -74,6 +74,7 @@ async def test_mixed_items_each_get_their_answer_in_order_and_bad_ones_leave_not
         "version": 1,
         "asset_id": compute_asset_id(items[0]["gene"]),
         "created": True,
+        "converted": [],
     }
     assert results[4] == {**results[0], "index": 4, "status": 200, "created": False}
     # The refused items carry the single endpoint's problem documents.
@@ -154,6 +155,8 @@ async def test_a_next_version_in_the_same_batch_and_ownership_per_item(
     assert [r["status"] for r in results] == [201, 201, 403]
     assert [r.get("version") for r in results] == [1, 2, None]
     assert "belongs to another producer" in results[2]["detail"]
+    # v2 was sent with `parent` (the older form): converted, as the single publish says.
+    assert [r.get("converted") for r in results] == [[], ["parent"], None]
 
 
 @pytest.mark.parametrize(
