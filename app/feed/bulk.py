@@ -46,6 +46,7 @@ from app.genes.service import _scrub
 from app.genes.task_keys import _sha as task_key_sha
 from app.genes.versions import API_ACTOR
 from app.gep.canonical import canonical_json, compute_asset_id
+from app.gep.document import guards_of
 from app.models.api_key import SYSTEM_KEY_ID
 
 BATCH = 2000
@@ -90,18 +91,19 @@ CREATE TEMPORARY TABLE import_stage (
     document jsonb, producer_model text, gene_producer_model text, provenance_kind text, verifier jsonb,
     task_id text, task_family text, task_description text, cost_tokens bigint, cost_attempts int,
     cost_seconds double precision, embedding vector({EMBEDDING_DIM}), summary text, signal_text text,
-    strategy text, preconditions text, avoid text, task_key text
+    strategy text, preconditions text, avoid text, guards jsonb, task_key text
 ) ON COMMIT DELETE ROWS
 """
 COLUMNS = (
     "n, gene_id, asset_id, category, canonical_json, document_json, document, producer_model,"
     " gene_producer_model, provenance_kind, verifier, task_id, task_family, task_description,"
     " cost_tokens, cost_attempts, cost_seconds, embedding, summary, signal_text, strategy,"
-    " preconditions, avoid, task_key"
+    " preconditions, avoid, guards, task_key"
 )
 TYPES = [
     "int4", "text", "text", "text", "text", "text", "jsonb", "text", "text", "text", "jsonb", "text",
-    "text", "text", "int8", "int4", "float8", "vector", "text", "text", "text", "text", "text", "text",
+    "text", "text", "int8", "int4", "float8", "vector", "text", "text", "text", "text", "text", "jsonb",
+    "text",
 ]  # fmt: skip
 KEYS_STAGE = f"""
 CREATE TEMPORARY TABLE import_task_keys (
@@ -144,8 +146,8 @@ EVENTS = """
 INSERT INTO evolution_events (gene_id, kind, trajectory_ids, guards_added, guards_merged,
     guards_dropped, old_asset_id, new_asset_id, old_version, new_version, actor)
 SELECT s.gene_id, 'published', '{}',
-    COALESCE((SELECT jsonb_agg(jsonb_build_object('text', t))
-              FROM jsonb_array_elements_text(COALESCE(s.document->'avoid', '[]')) AS t), '[]'),
+    COALESCE((SELECT jsonb_agg(jsonb_build_object('text', t) ORDER BY o)
+              FROM jsonb_array_elements_text(s.guards) WITH ORDINALITY AS g (t, o)), '[]'),
     '[]', '[]', NULL, s.asset_id, NULL, 1, %(actor)s
 FROM import_stage s WHERE s.gene_id = ANY(%(new)s) ORDER BY s.n
 """
@@ -260,7 +262,8 @@ class BulkImporter:
             signal_words(raw),
             " ".join(str(s) for s in raw.get("strategy") or []),
             " ".join(str(s) for s in raw.get("preconditions") or []),
-            " ".join(str(s) for s in raw.get("avoid") or []),
+            " ".join(guards_of(raw)),
+            Jsonb(guards_of(raw)),
             key,
         )
         return Row(request.gene.id, asset_id, values, key)

@@ -59,7 +59,12 @@ def publish_request(record: dict[str, Any]) -> PublishRequest:
     try:
         return PublishRequest.model_validate(
             {
-                "gene": {**record["document"], "asset_id": record["asset_id"]},
+                # `parent` is the version's record, not part of its document: a next version names it.
+                "gene": {
+                    **record["document"],
+                    **({"parent": record["parent_asset_id"]} if record.get("parent_asset_id") else {}),
+                    "asset_id": record["asset_id"],
+                },
                 "provenance": {
                     "kind": provenance["kind"],
                     "producer_model": provenance["producer_model"],
