@@ -38,7 +38,7 @@ class Call:
     method: str
     path: str
     expected: dict[str, int]
-    body: Callable[[str, World], dict[str, Any]] | None = None
+    body: Callable[[str, World], dict[str, Any] | list[Any]] | None = None
 
     def url(self, world: World) -> str:
         return self.path.format(
@@ -91,6 +91,12 @@ CALLS = [
     ),
     Call(
         "POST",
+        "/v1/genes/batch",
+        {"anonymous": 401, "consumer": 403, "producer": 200, "admin": 200, "revoked": 401},
+        lambda role, world: [publish_payload(gene=gene_doc(id=f"gene_matrix_batch_{role}"))],
+    ),
+    Call(
+        "POST",
         "/v1/genes/validate",
         {"anonymous": 401, "consumer": 200, "producer": 200, "admin": 200, "revoked": 401},
         lambda role, world: gene_doc(),
@@ -100,6 +106,12 @@ CALLS = [
         "/v1/trajectories",
         {"anonymous": 401, "consumer": 403, "producer": 202, "admin": 202, "revoked": 401},
         trajectory_body,
+    ),
+    Call(
+        "POST",
+        "/v1/trajectories/batch",
+        {"anonymous": 401, "consumer": 403, "producer": 200, "admin": 200, "revoked": 401},
+        lambda role, world: [trajectory_body(f"batch-{role}", world)],
     ),
     Call(
         "GET",
