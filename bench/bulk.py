@@ -28,14 +28,21 @@ import asyncio
 import json
 import os
 import statistics
-import sys
 import time
 from itertools import count
 from pathlib import Path
 from typing import Any
 
 import httpx
-from harness import UNLIMITED, api_key, bearer, free_port, post_json, run_load, scratch_database, server
+from harness import (
+    api_key,
+    api_server,
+    bearer,
+    free_port,
+    post_json,
+    run_load,
+    scratch_database,
+)
 
 from app.config import Settings
 from app.embeddings import EmbeddingService, load_embedder
@@ -151,18 +158,7 @@ def main() -> None:
     with scratch_database("genebank_bench_bulk") as url:
         token = api_key(url, "producer")
         port = free_port()
-        env = {
-            "GENEBANK_DATABASE_URL": url,
-            "GENEBANK_MIGRATE_ON_START": "false",
-            "GENEBANK_RUN_WORKER": "false",
-            "GENEBANK_EMBEDDING_BACKEND": settings.embedding_backend,
-            "GENEBANK_DATA_DIR": str(settings.data_dir),
-            **UNLIMITED,
-        }
-        command = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
-        with server(
-            [*command, "--factory", "app.main:create_app", "--port", str(port)], port, env
-        ) as process:
+        with api_server(url, port, settings.embedding_backend, settings.data_dir) as process:
             publish_batches(port, token, [genes(base, 16, "warm")])
             rows: list[dict[str, float]] = []
             for round_ in range(args.rounds):

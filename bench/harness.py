@@ -161,6 +161,26 @@ def server(
             process.kill()
 
 
+@contextlib.contextmanager
+def api_server(
+    url: str, port: int, backend: str, data_dir: Path, **settings: str
+) -> Iterator[subprocess.Popen[bytes]]:
+    """One API process (uvicorn, no worker, no migrations, limits off) on `url` at `port`; `settings`
+    are further GENEBANK_* variables (e.g. GENEBANK_EMBEDDING_CACHE_SIZE="0")."""
+    env = {
+        "GENEBANK_DATABASE_URL": url,
+        "GENEBANK_MIGRATE_ON_START": "false",
+        "GENEBANK_RUN_WORKER": "false",
+        "GENEBANK_EMBEDDING_BACKEND": backend,
+        "GENEBANK_DATA_DIR": str(data_dir),
+        **UNLIMITED,
+        **settings,
+    }
+    command = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
+    with server([*command, "--factory", "app.main:create_app", "--port", str(port)], port, env) as process:
+        yield process
+
+
 @dataclass
 class LoadResult:
     requests: int

@@ -42,15 +42,14 @@ from typing import Any
 import numpy as np
 import psycopg
 from harness import (
-    UNLIMITED,
     api_key,
+    api_server,
     bearer,
     conninfo,
     encode_latencies,
     free_port,
     run_load,
     scratch_database,
-    server,
 )
 from pgvector.psycopg import register_vector
 from search import (
@@ -452,18 +451,8 @@ def measure(
     share = families.count(FAMILY) / size
     auth = bearer(api_key(url))
     port = free_port()
-    env = {
-        "GENEBANK_DATABASE_URL": url,
-        "GENEBANK_MIGRATE_ON_START": "false",
-        "GENEBANK_RUN_WORKER": "false",
-        **UNLIMITED,
-        "GENEBANK_EMBEDDING_CACHE_SIZE": "0",
-        "GENEBANK_EMBEDDING_BACKEND": settings.embedding_backend,
-        "GENEBANK_SEARCH_EF_SEARCH": str(ef),
-        "GENEBANK_DATA_DIR": str(settings.data_dir),
-    }
-    command = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
-    with server([*command, "--factory", "app.main:create_app", "--port", str(port)], port, env):
+    extra = {"GENEBANK_EMBEDDING_CACHE_SIZE": "0", "GENEBANK_SEARCH_EF_SEARCH": str(ef)}
+    with api_server(url, port, settings.embedding_backend, settings.data_dir, **extra):
         plain = [
             json.dumps({"query": q["query"], "signals": q.get("signals") or [], "k": 10}).encode()
             for q in queries

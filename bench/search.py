@@ -29,7 +29,6 @@ import json
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -39,9 +38,9 @@ from typing import Any, NamedTuple
 import numpy as np
 import psycopg
 from harness import (
-    UNLIMITED,
     LoadResult,
     api_key,
+    api_server,
     bearer,
     conninfo,
     encode_latencies,
@@ -49,7 +48,6 @@ from harness import (
     post_json,
     run_load,
     scratch_database,
-    server,
 )
 from pgvector.psycopg import register_vector
 
@@ -358,17 +356,8 @@ def main() -> None:
             encode_ms = encode_latencies(embedder, texts)
             recall, hnsw_ms = vector_baselines(url, query_vectors, settings.search_ef_search)
             port = free_port()
-            env = {
-                "GENEBANK_DATABASE_URL": url,
-                "GENEBANK_MIGRATE_ON_START": "false",
-                "GENEBANK_RUN_WORKER": "false",
-                **UNLIMITED,
-                "GENEBANK_EMBEDDING_CACHE_SIZE": "0",
-                "GENEBANK_EMBEDDING_BACKEND": settings.embedding_backend,
-                "GENEBANK_DATA_DIR": str(settings.data_dir),
-            }
-            command = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
-            with server([*command, "--factory", "app.main:create_app", "--port", str(port)], port, env):
+            cache_off = {"GENEBANK_EMBEDDING_CACHE_SIZE": "0"}
+            with api_server(url, port, settings.embedding_backend, settings.data_dir, **cache_off):
                 bodies = [
                     json.dumps({"query": q["query"], "signals": q.get("signals") or [], "k": 10}).encode()
                     for q in queries

@@ -12,7 +12,7 @@ import shutil
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -286,10 +286,10 @@ async def client(client_as: Callable[[str | None], httpx.AsyncClient]) -> httpx.
     return client_as("admin")
 
 
-@pytest.fixture
-def scratch_url(database: DatabaseInfo) -> Iterator[str]:
-    """An empty database of its own, for tests that must commit (CLI loaders, migrations)."""
-    name = f"genebank_migrations_{uuid.uuid4().hex[:8]}"
+@contextmanager
+def empty_database(database: DatabaseInfo, prefix: str = "genebank_migrations") -> Iterator[str]:
+    """The URL of a new empty database on the test server, dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(database.admin_conninfo, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     try:
@@ -297,3 +297,10 @@ def scratch_url(database: DatabaseInfo) -> Iterator[str]:
     finally:
         with psycopg.connect(database.admin_conninfo, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def scratch_url(database: DatabaseInfo) -> Iterator[str]:
+    """An empty database of its own, for tests that must commit (CLI loaders, migrations)."""
+    with empty_database(database) as url:
+        yield url

@@ -12,7 +12,6 @@ import base64
 import json
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,14 +19,13 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
-from psycopg import sql
 from sqlalchemy import make_url
 
 from app.embeddings import EmbeddingService
 from app.feed.mirror import encode_vector
 from app.genes.indexing import embedding_text
 from app.gep.canonical import compute_asset_id
-from tests.conftest import DatabaseInfo
+from tests.conftest import DatabaseInfo, empty_database
 from tests.factories import gene_doc, publish_payload
 from tests.live import subprocess_env
 
@@ -40,14 +38,8 @@ def _conninfo(url: str) -> str:
 
 @pytest.fixture
 def second_url(database: DatabaseInfo) -> Iterator[str]:
-    name = f"genebank_bulk_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(database.admin_conninfo, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield make_url(database.url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(database.admin_conninfo, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    with empty_database(database, "genebank_bulk") as url:
+        yield url
 
 
 def _import(url: str, path: Path, *options: str) -> subprocess.CompletedProcess[str]:
