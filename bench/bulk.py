@@ -38,6 +38,7 @@ from harness import (
     api_key,
     api_server,
     bearer,
+    cpu_seconds,
     free_port,
     post_json,
     run_load,
@@ -50,12 +51,6 @@ from app.genes.schemas import PublishRequest
 from app.genes.service import _bulk_texts, _scrub
 
 DATA = Path(__file__).resolve().parent / "data"
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process and its threads so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def corpus() -> list[dict[str, Any]]:

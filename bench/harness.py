@@ -161,6 +161,12 @@ def server(
             process.kill()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its threads so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.contextmanager
 def api_server(
     url: str, port: int, backend: str, data_dir: Path, **settings: str

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import socket
 import statistics
 import time
@@ -30,6 +29,7 @@ from harness import (
     api_key,
     api_server,
     bearer,
+    cpu_seconds,
     free_port,
     post_json,
     run_load,
@@ -44,12 +44,6 @@ from app.genes.schemas import PublishRequest
 from app.genes.service import _scrub
 
 DATA = Path(__file__).resolve().parent / "data"
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process and its threads so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def one_encode_ms(embedder: OnnxEmbedder, texts: list[str]) -> tuple[float, float]:
