@@ -98,6 +98,8 @@ class _Rule:
     hint: str | tuple[str, ...] | None = None
     # Accepts or rejects the captured secret (what a lookahead would have said in Python `re`).
     check: Callable[[str], bool] | None = None
+    # Accepts or rejects it in its context: (text, start, end) of the secret.
+    context: Callable[[str, int, int], bool] | None = None
     # Capture groups holding the secret, first participating one wins; none: the whole match.
     groups: tuple[str, ...] = ("secret",)
     # Any capture group holds the secret (detect-secrets' convention), the first participating one.
@@ -146,6 +148,26 @@ def _is_value(value: str) -> bool:
         return False
     # `settings.SECRET_KEY`, `request.form`: an attribute chain without a digit is a reference.
     return not _dotted_name(value)
+
+
+_PROSE_NEXT = re.compile(r"[ \t]+[a-z]")
+
+
+def _not_prose(text: str, start: int, end: int) -> bool:
+    """False for an English sentence that runs on through a colon after a secret's name.
+
+    "Do not commit build directories to make it pass: they go stale" and "Do not combine
+    Access-Control-Allow-Origin: * with credentials: browsers reject it" name no secret: the "value"
+    is a lowercase word after `name:` and the sentence goes on with another lowercase word. A
+    `password=letters`, a quoted value, or a value with a digit, a capital or a symbol is still a
+    secret, and so is a lowercase word that ends its line or clause ("password: letmein").
+    """
+    value = text[start:end]
+    if not (value.isascii() and value.isalpha() and value.islower()):
+        return True
+    if not text[:start].rstrip(" \t").endswith(":"):
+        return True
+    return _PROSE_NEXT.match(text, end) is None
 
 
 def _has_digit(value: str) -> bool:
@@ -281,6 +303,7 @@ _RULES: tuple[_Rule, ...] = (
         r"|[\"']?(?P<bare>[^\s\"',;&}\]]{3,}))",
         groups=("dq", "sq", "bare"),
         check=_is_value,
+        context=_not_prose,
     ),
     _Rule(
         "secret_flag",
@@ -429,6 +452,8 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
             if start >= end:
                 continue
             if rule.check is not None and not rule.check(text[start:end]):
+                continue
+            if rule.context is not None and not rule.context(text, start, end):
                 continue
             found.append((start, end, order))
     if not found:

@@ -277,7 +277,27 @@ NEAR_MISSES = [
     "    token = issue_token(user)\nKeyError: 'token'",
     "def authenticate(username: str, password: str) -> bool:",
     "git clone https://github.com/acme/api.git; http://localhost:8080/healthz?verbose=1",
+    # Prose that runs on through a colon after a secret's name (two Genes of the search corpus).
+    "Do not commit generated build directories to make it pass: they go stale on the next change",
+    "Do not combine Access-Control-Allow-Origin: * with credentials: browsers reject it",
 ]
+
+
+@pytest.mark.parametrize(
+    ("leak", "secret"),
+    [
+        ("password: letmein", "letmein"),
+        ("the password: letmein\nthen log in", "letmein"),
+        ("password=they go stale", "they"),
+        ("password: hunter2 and then log in", "hunter2"),
+        ("credentials: 'browsers reject it'", "browsers reject it"),
+    ],
+)
+def test_a_lowercase_word_after_a_name_is_still_a_secret_unless_the_sentence_runs_on(
+    leak: str, secret: str
+) -> None:
+    cleaned, count = redact(leak)
+    assert secret not in cleaned and count == 1
 
 
 @pytest.mark.parametrize("text", NEAR_MISSES)
