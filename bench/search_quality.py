@@ -35,6 +35,7 @@ from search_features import (
     fit,
     probabilities,
     reliability,
+    right_gene_absent,
     top1_reliability,
 )
 
@@ -145,6 +146,8 @@ def main() -> None:
     print(f"  answerable (test):       {shares(test)}")
     print(f"  unrelated (test, {len(unrelated)}):   {shares(unrelated)}")
     print(f"  unrelated (all {len(all_unrelated)}):     {shares(all_unrelated)}")
+    absent = right_gene_absent(test)
+    print(f"  right Gene absent (test): {shares(absent)}  <- a wrong Gene called `found`")
     found_unrelated = [a.id for a in all_unrelated if band(a) == "found"]
     print(f"  unrelated queries found: {len(found_unrelated)} {found_unrelated}")
     right = [
@@ -155,6 +158,11 @@ def main() -> None:
     found_test = [a for a in test if band(a) == "found"]
     if found_test:
         print(f"  first result right when found: {len(right) / len(found_test):.1%} of {len(found_test)}")
+        found_absent = sum(band(a) == "found" for a in absent)
+        print(
+            f"  ... counting the queries with their right Gene absent too:"
+            f" {len(right) / (len(found_test) + found_absent):.1%} of {len(found_test) + found_absent}"
+        )
 
     for name, (table, ece) in (
         ("every candidate", reliability(test + unrelated, model)),
