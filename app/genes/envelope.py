@@ -66,6 +66,8 @@ class VersionView:
             "gene_created_at": row["gene_created_at"],
             "gene_updated_at": row["gene_updated_at"],
             "owner": {"key_id": row["owner_key_id"], "name": row["owner_name"]},
+            "reason": row["reason"],
+            "generation_meta": row["generation_meta"],
         }
         provenance = {
             "kind": row["provenance_kind"],

@@ -340,6 +340,8 @@ def _version_select() -> Select[Any]:
         GeneVersion.cost_seconds,
         GeneVersion.published_by,
         _key_name(GeneVersion.published_by).label("published_by_name"),
+        GeneVersion.reason,
+        GeneVersion.generation_meta,
         # Text, not parsed JSON: the reader splices these into its answer without a parse/dump cycle.
         cast(GeneVersion.verifier, Text).label("verifier_json"),
         GeneVersion.document_json,

@@ -114,6 +114,14 @@ class GeneVersionRead(BaseModel):
     gene_created_at: datetime
     gene_updated_at: datetime
     owner: KeyRef = Field(description="the key that owns the Gene (publishes its versions)")
+    reason: str | None = Field(
+        description="why this version exists: published, founded, guards_added, guards_merged, reordered, "
+        "dropped or gep_format (null for versions written before reasons were recorded)"
+    )
+    generation_meta: dict[str, Any] | None = Field(
+        description="how the evolution worker made this version's document (source, task, "
+        "overcame_errors, …); kept beside the document, not in its hash"
+    )
     provenance: ProvenanceRead
     document: dict[str, Any]
 

@@ -97,6 +97,9 @@ async def test_the_gene_page_shows_document_lineage_provenance_and_outcomes(
     # Provenance chain of each version: task → producer → verifier → trajectories.
     assert "Task code-0002 (code_generation): Keep the client tests offline" in page
     assert "Verifier pytest 8.3 passed , score 1.0" in page
+    # The current version's own provenance: its parent (a column since migration 0018) and why it exists.
+    assert f"Parent {history.assets[0][:19]}…" in page
+    assert "Why this version published" in page
     # Outcomes: both charts, per-model table, stats.
     assert html.count('class="bar bar-success"') >= 1 and html.count('class="bar bar-failure"') == 1
     assert "qwen3-8b: 1 of 2 succeeded (50%)" in html and "llama-3.1-8b: 1 of 1 succeeded (100%)" in html

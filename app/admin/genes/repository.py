@@ -38,6 +38,7 @@ _VERSION_COLUMNS = (
     GeneVersion.asset_id,
     GeneVersion.parent_asset_id,
     GeneVersion.document,
+    GeneVersion.generation_meta,
     GeneVersion.producer_model,
     GeneVersion.provenance_kind,
     GeneVersion.verifier,

@@ -129,6 +129,8 @@ class GeneVersion(Model):
     gene_created_at: datetime
     gene_updated_at: datetime
     owner: KeyRef
+    reason: str | None = None  # why this version exists (published, guards_merged, reordered, …)
+    generation_meta: dict[str, Any] | None = None  # how the worker made it; not part of the hash
     provenance: Provenance
     document: dict[str, Any]
 
