@@ -123,13 +123,22 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def server(
-    args: Sequence[str], port: int, env: dict[str, str], ready_path: str = "/healthz"
+    args: Sequence[str],
+    port: int,
+    env: dict[str, str],
+    ready_path: str = "/healthz",
+    root: Path = ROOT,
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """Run `args` (a uvicorn command line) until it answers `ready_path`, stop it afterwards."""
+    """Run `args` (a uvicorn command line) until it answers `ready_path`, stop it afterwards.
+
+    `root`: the checkout whose code it runs (another one's, e.g. main's, for a before/after).
+    """
+    if root != ROOT:
+        env = {**env, "PYTHONPATH": f"{root}{os.pathsep}{root / 'clients' / 'python'}"}
     process = subprocess.Popen(
         list(args),
         env={**os.environ, **env},
-        cwd=ROOT,
+        cwd=root,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -169,10 +178,11 @@ def cpu_seconds(pid: int) -> float:
 
 @contextlib.contextmanager
 def api_server(
-    url: str, port: int, backend: str, data_dir: Path, **settings: str
+    url: str, port: int, backend: str, data_dir: Path, root: Path = ROOT, **settings: str
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """One API process (uvicorn, no worker, no migrations, limits off) on `url` at `port`; `settings`
-    are further GENEBANK_* variables (e.g. GENEBANK_EMBEDDING_CACHE_SIZE="0")."""
+    """One API process (uvicorn, no worker, no migrations, limits off) on `url` at `port`, running
+    the code of `root`; `settings` are further GENEBANK_* variables (e.g.
+    GENEBANK_EMBEDDING_CACHE_SIZE="0")."""
     env = {
         "GENEBANK_DATABASE_URL": url,
         "GENEBANK_MIGRATE_ON_START": "false",
@@ -183,7 +193,8 @@ def api_server(
         **settings,
     }
     command = [sys.executable, "-m", "uvicorn", "--log-level", "warning", "--no-access-log"]
-    with server([*command, "--factory", "app.main:create_app", "--port", str(port)], port, env) as process:
+    args = [*command, "--factory", "app.main:create_app", "--port", str(port)]
+    with server(args, port, env, root=root) as process:
         yield process
 
 

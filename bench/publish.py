@@ -9,8 +9,11 @@ process while the server idles:
   over a few (lanes, threads, token budget) shapes, the configured one included.
 It also prints the server process's CPU time per publish (all its threads, the encode included).
 Targets (issue 19): 4 clients >= 0.9x the best throughput; 1 client p50 <= 1.2x one encode.
+With --compare DIR, before/after in the same run: 1-client rounds alternate between this checkout's
+server and one running DIR's code (e.g. /work/main) on the same database, each side's p50 and server
+CPU a publish printed.
 
-    python bench/publish.py [--seconds 10] [--backend onnx|onnx-int8]
+    python bench/publish.py [--seconds 10] [--backend onnx|onnx-int8] [--compare DIR [--rounds 4]]
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import asyncio
 import json
 import socket
 import statistics
+import subprocess
 import time
 from itertools import count
 from pathlib import Path
@@ -91,6 +95,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--sample", type=int, default=300)
     parser.add_argument("--backend", choices=["onnx", "onnx-int8"], default=None)
+    parser.add_argument("--compare", type=Path, help="another checkout (e.g. /work/main): before/after")
+    parser.add_argument("--rounds", type=int, default=4, help="alternating rounds of --compare")
     args = parser.parse_args()
     settings = Settings(**({"embedding_backend": args.backend} if args.backend else {}))
     corpus = [json.loads(line) for line in (DATA / "corpus.jsonl").read_text().splitlines() if line.strip()]
@@ -150,6 +156,8 @@ def main() -> None:
                             f"{result.errors} errors ({clients} clients): {result.first_error!r}"
                         )
                     loads[clients].append(result)
+            if args.compare:
+                compared = compare(url, settings, args.compare, process, port, request_for(auth), args)
     encode = statistics.median(wall for wall, _ in single_encodes)
     encode_cpu = statistics.median(cpu for _, cpu in single_encodes)
     best = statistics.median(rate for rate, _ in best_rates)
@@ -175,6 +183,46 @@ def main() -> None:
         f" (encode CPU {encode_cpu:.1f} ms / server CPU a publish {publish_cpu:.1f} ms; not PostgreSQL)"
     )
     print("targets: 4 clients >= 0.9x the best rate; 1 client p50 <= 1.2x one encode")
+    if args.compare:
+        print(f"before/after, {args.rounds} alternating rounds of {args.seconds / 2:.0f} s, 1 client:")
+        for side, name in (("other", f"{args.compare} (before)"), ("this", "this checkout")):
+            p50s = [p50 for p50, _ in compared[side]]
+            cpu = statistics.median(c for _, c in compared[side])
+            print(
+                f"  {name:<32} p50 {statistics.median(p50s):6.1f} ms"
+                f" (rounds {' '.join(f'{p:.1f}' for p in p50s)}); server CPU {cpu:.0f} ms a publish"
+            )
+        ratio = statistics.median(p for p, _ in compared["this"]) / statistics.median(
+            p for p, _ in compared["other"]
+        )
+        print(f"  this / before: {ratio:.3f}")
+
+
+def compare(
+    url: str,
+    settings: Settings,
+    other: Path,
+    this: subprocess.Popen[bytes],
+    port: int,
+    request: Any,
+    args: argparse.Namespace,
+) -> dict[str, list[tuple[float, float]]]:
+    """1-client p50 and server CPU a publish, this server's and `other`'s, rounds alternating."""
+    results: dict[str, list[tuple[float, float]]] = {"this": [], "other": []}
+    other_port = free_port()
+    with api_server(url, other_port, settings.embedding_backend, settings.data_dir, root=other) as that:
+        run_load(other_port, request, clients=1, seconds=2, warmup=0)
+        sides = {"this": (this, port), "other": (that, other_port)}
+        for round_ in range(args.rounds):
+            for side in ("this", "other") if round_ % 2 else ("other", "this"):
+                process, side_port = sides[side]
+                before = cpu_seconds(process.pid)
+                result = run_load(side_port, request, clients=1, seconds=args.seconds / 2, warmup=0)
+                if result.errors:
+                    raise RuntimeError(f"{side}: {result.first_error!r}")
+                cpu = (cpu_seconds(process.pid) - before) * 1000 / max(1, result.requests)
+                results[side].append((result.percentile(50), cpu))
+    return results
 
 
 if __name__ == "__main__":

@@ -7,6 +7,10 @@ For each size, in one run:
 - end-to-end POST /v1/search p50/p95 with 1 client and throughput with 4 clients, against a
   Genebank server in its own process (query-embedding cache off, so every request embeds);
 - the server's peak RSS with the model loaded;
+- with --compare DIR, before/after in the same run: the same 1-client load against this checkout's
+  server and one running DIR's code (e.g. /work/main) on the same database, in alternating rounds,
+  each side's p50 and its CPU per request (the server process, and PostgreSQL's when it is the
+  embedded one); CPU time moves far less with other work on the machine than wall time does;
 - with --profile, where a request's time goes: the same queries through the search service in this
   process (no HTTP), stage by stage (query encode, keyword stage, candidates query, the whole
   service call, response serialization); end-to-end p50 minus the in-process call is what HTTP,
@@ -19,6 +23,7 @@ $TMPDIR/genebank-bench-vectors between runs. Rows are bulk-inserted and the HNSW
 after loading, as one would for a migration of this size.
 
     python bench/search.py [--sizes 10000 100000] [--seconds 10] [--backend torch|onnx|onnx-int8] [--profile]
+                           [--compare DIR [--rounds 6]]
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from harness import (
     api_server,
     bearer,
     conninfo,
+    cpu_seconds,
     encode_latencies,
     free_port,
     post_json,
@@ -268,6 +274,79 @@ def server_pid(port: int) -> int:
     raise RuntimeError("server process not found")
 
 
+def postgres_cpu(url: str) -> float | None:
+    """CPU seconds of the embedded PostgreSQL's backends so far (None for a server elsewhere)."""
+    import psutil
+    from sqlalchemy import make_url
+
+    host = make_url(url).query.get("host")
+    pid_file = Path(str(host)) / "postmaster.pid" if isinstance(host, str) else None
+    if pid_file is None or not pid_file.exists():
+        return None
+    total = 0.0
+    for child in psutil.Process(int(pid_file.read_text().split()[0])).children():
+        try:
+            times = child.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def compare(
+    url: str,
+    settings: Settings,
+    other: Path,
+    request: Callable[[random.Random], bytes],
+    seconds: float,
+    rounds: int,
+) -> None:
+    """1-client p50 and CPU per request of this checkout's server and `other`'s, rounds alternating."""
+    results: dict[str, list[tuple[float, float, float | None]]] = {"this": [], "other": []}
+    cache_off = {"GENEBANK_EMBEDDING_CACHE_SIZE": "0"}
+    ports = {"this": free_port(), "other": free_port()}
+    backend, data_dir = settings.embedding_backend, settings.data_dir
+    with (
+        api_server(url, ports["this"], backend, data_dir, **cache_off) as this,
+        api_server(url, ports["other"], backend, data_dir, root=other, **cache_off) as that,
+    ):
+        processes = {"this": this, "other": that}
+        for side in ("this", "other"):  # warm both: plans prepared, pages cached
+            run_load(ports[side], request, clients=1, seconds=2, warmup=0)
+        for round_ in range(rounds):
+            for side in ("this", "other") if round_ % 2 == 0 else ("other", "this"):
+                cpu, pg = cpu_seconds(processes[side].pid), postgres_cpu(url)
+                result = run_load(ports[side], request, clients=1, seconds=seconds, warmup=0)
+                if result.errors:
+                    raise RuntimeError(f"{side}: {result.first_error!r}")
+                pg_after = postgres_cpu(url)
+                per = 1000 / result.requests
+                results[side].append(
+                    (
+                        result.percentile(50),
+                        (cpu_seconds(processes[side].pid) - cpu) * per,
+                        None if pg is None or pg_after is None else (pg_after - pg) * per,
+                    )
+                )
+    print(
+        f"  before/after, {rounds} alternating rounds of {seconds:.0f} s, 1 client"
+        f" (load average {os.getloadavg()[0]:.1f}):"
+    )
+    medians = {}
+    for side, name in (("other", f"{other} (before)"), ("this", "this checkout")):
+        p50 = statistics.median(r[0] for r in results[side])
+        server_cpu = statistics.median(r[1] for r in results[side])
+        pgs = [r[2] for r in results[side] if r[2] is not None]
+        pg = f", PostgreSQL {statistics.median(pgs):.2f}" if pgs else ""
+        medians[side] = p50
+        rounds_text = " ".join(f"{r[0]:.1f}" for r in results[side])
+        print(
+            f"    {name:<32} p50 {p50:6.2f} ms (rounds {rounds_text});"
+            f" CPU ms a request: server {server_cpu:.2f}{pg}"
+        )
+    print(f"    this / before: {medians['this'] / medians['other']:.3f}")
+
+
 def profile(url: str, settings: Settings, queries: list[dict[str, Any]]) -> dict[str, float]:
     """Median ms of each stage of a search, in this process, on the server's read-connection setup."""
     import asyncio
@@ -296,7 +375,7 @@ def profile(url: str, settings: Settings, queries: list[dict[str, Any]]) -> dict
                     marks.append(time.perf_counter())
                     await repo.candidates(
                         query_vector=vector,
-                        extra_ids=sorted(set(found["keyword"]) | set(found["signals"])),
+                        extra_ids=sorted(set(found.keyword) | set(found.signals)),
                         filters=_filters(request),
                         per_stage=per_stage,
                         exact=False,
@@ -327,6 +406,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--backend", choices=["torch", "onnx", "onnx-int8"], default=None)
     parser.add_argument("--profile", action="store_true", help="time each stage of a search in-process")
+    parser.add_argument("--compare", type=Path, help="another checkout (e.g. /work/main): before/after")
+    parser.add_argument("--rounds", type=int, default=6, help="alternating rounds of --compare")
     args = parser.parse_args()
 
     settings = Settings(**({"embedding_backend": args.backend} if args.backend else {}))
@@ -379,6 +460,8 @@ def main() -> None:
             print(f"  /v1/search 4 clients: {four.throughput:.0f} req/s (p50 {four.percentile(50):.2f} ms)")
             print(f"  p50 / (encode + raw HNSW): {p50 / (encode_p50 + hnsw_p50):.2f} (target <= 1.3)")
             print(f"  server peak RSS: {rss:.0f} MiB (target <= 1536)")
+            if args.compare:
+                compare(url, settings, args.compare, request, args.seconds / 2, args.rounds)
             if args.profile:
                 stages = profile(url, settings, queries)
                 print("  in-process stages, p50 ms (the service call runs encode and keyword stage at once):")

@@ -9,6 +9,7 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     BigInteger,
     CheckConstraint,
+    Computed,
     DateTime,
     Double,
     ForeignKey,
@@ -19,7 +20,7 @@ from sqlalchemy import (
     UniqueConstraint,
     text,
 )
-from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import EMBEDDING_DIM, Base, utcnow_column
@@ -97,6 +98,14 @@ class GeneVersion(Base):
     canonical_json: Mapped[str] = mapped_column(Text, nullable=False)
     document_json: Mapped[str] = mapped_column(Text, nullable=False)
     document: Mapped[dict[str, Any]] = mapped_column(nullable=False)
+    # Copies of two document fields PostgreSQL keeps (generated columns, migration 0019): the search
+    # candidates query reads them without detoasting the document.
+    summary: Mapped[str | None] = mapped_column(
+        Text, Computed("document ->> 'summary'", persisted=True), deferred=True
+    )
+    signals_match: Mapped[list[str] | None] = mapped_column(
+        JSONB, Computed("document -> 'signals_match'", persisted=True), deferred=True
+    )
 
     producer_model: Mapped[str] = mapped_column(Text, nullable=False)
     provenance_kind: Mapped[str] = mapped_column(Text, nullable=False)

@@ -48,23 +48,29 @@ def _rare_terms(config: str, stats: str, text_param: str) -> str:
                WHERE postings <= %(budget)s)"""
 
 
-_SELECT_FACTS = """
-SELECT v.id, v.gene_id, v.version, v.asset_id, v.producer_model, v.provenance_kind, v.valid_from,
-       v.document -> 'signals_match' AS signals_match, v.document ->> 'summary' AS summary,
-       g.category, g.task_family, g.status,
-       1 - (v.embedding <=> %(qvec)s) AS similarity,
-       vec_r.r AS vector_rank,
+# The facts of a candidate version that do not depend on the query: its own columns (`summary` and
+# `signals_match` are stored copies of the document's, migration 0019: reading them from the JSONB
+# document detoasted it twice a row) and its Gene's. `v` is gene_versions, `g` genes.
+_FACT_COLUMNS = (
+    "gene_id, version, asset_id, producer_model, provenance_kind, valid_from, signals_match, summary,"
+    " category, task_family, status"
+)
+_VERSION_FACTS = ", ".join(
+    ("g." if name in ("category", "task_family", "status") else "v.") + name
+    for name in _FACT_COLUMNS.split(", ")
+)
+# Per candidate and query: quality (all models, and the consumer's model with its demotion), the
+# producer's reputation, and the best similarity of the Gene's task keys to the query.
+_SELECT_FACTS = f"""
+SELECT c.id, {", ".join("c." + name for name in _FACT_COLUMNS.split(", "))}, c.similarity, c.vector_rank,
        qa.lower_bound AS quality_all, qm.lower_bound AS quality_model, coalesce(qm.demoted, false) AS demoted,
        pr.successes AS producer_successes, pr.failures AS producer_failures,
-       (SELECT max(1 - (k.embedding <=> %(qvec)s)) FROM gene_task_keys k WHERE k.gene_id = v.gene_id)
+       (SELECT max(1 - (k.embedding <=> %(qvec)s)) FROM gene_task_keys k WHERE k.gene_id = c.gene_id)
          AS task_similarity
 FROM candidates c
-JOIN gene_versions v ON v.id = c.id
-JOIN genes g ON g.id = v.gene_id
-LEFT JOIN vec_r ON vec_r.id = c.id
-LEFT JOIN gene_quality qa ON qa.gene_id = v.gene_id AND qa.consumer_model = ''
-LEFT JOIN gene_quality qm ON qm.gene_id = v.gene_id AND qm.consumer_model = %(consumer_model)s
-LEFT JOIN producer_reputation pr ON pr.producer_model = v.producer_model
+LEFT JOIN gene_quality qa ON qa.gene_id = c.gene_id AND qa.consumer_model = ''
+LEFT JOIN gene_quality qm ON qm.gene_id = c.gene_id AND qm.consumer_model = %(consumer_model)s
+LEFT JOIN producer_reputation pr ON pr.producer_model = c.producer_model
 """
 
 
@@ -246,25 +252,37 @@ class SearchRepository:
         exact: bool,
         consumer_model: str | None = None,
     ) -> list[dict[str, Any]]:
-        """The vector stage, then the facts of its candidates together with `extra_ids` (other stages')."""
+        """The vector stage, then the facts of its candidates together with `extra_ids` (other stages').
+
+        The HNSW walk reads each nearest version's row and its Gene's anyway (for the filters), so it
+        carries their facts out, and its distance is the similarity; only the other stages' candidates
+        that it did not find are looked up by id. Rows come in no particular order.
+        """
         where, limit = filters.sql(), int(per_stage)
         if exact:
             # MATERIALIZED keeps the planner from walking the HNSW index for the ORDER BY.
             vec = f"""
               filtered AS MATERIALIZED (
                 SELECT v.id, v.embedding FROM gene_versions v JOIN genes g ON g.id = v.gene_id WHERE {where}),
-              vec AS (SELECT id, embedding <=> %(qvec)s AS distance FROM filtered
-                      ORDER BY distance LIMIT {limit})"""
+              nearest AS (SELECT id, embedding <=> %(qvec)s AS distance FROM filtered
+                          ORDER BY distance LIMIT {limit}),
+              vec AS (SELECT n.id, n.distance, {_VERSION_FACTS}
+                      FROM nearest n JOIN gene_versions v ON v.id = n.id JOIN genes g ON g.id = v.gene_id)"""
         else:
             vec = f"""
-              vec AS (SELECT v.id, v.embedding <=> %(qvec)s AS distance
+              vec AS (SELECT v.id, v.embedding <=> %(qvec)s AS distance, {_VERSION_FACTS}
                       FROM gene_versions v JOIN genes g ON g.id = v.gene_id WHERE {filters.vector_sql()}
                       ORDER BY v.embedding <=> %(qvec)s LIMIT {limit})"""
         sql = (
             f"WITH {vec},\n"
             # rank(), not row_number(): equally close Genes share a rank instead of splitting by id.
-            "vec_r AS (SELECT id, rank() OVER (ORDER BY distance) AS r FROM vec),\n"
-            "candidates AS (SELECT id FROM vec UNION SELECT unnest(%(extra)s::bigint[]))\n" + _SELECT_FACTS
+            "candidates AS (\n"
+            f"  SELECT id, {_FACT_COLUMNS}, 1 - distance AS similarity,\n"
+            "         rank() OVER (ORDER BY distance) AS vector_rank FROM vec\n"
+            "  UNION ALL\n"
+            f"  SELECT v.id, {_VERSION_FACTS}, 1 - (v.embedding <=> %(qvec)s), NULL\n"
+            "  FROM gene_versions v JOIN genes g ON g.id = v.gene_id\n"
+            "  WHERE v.id = ANY(%(extra)s::bigint[]) AND v.id NOT IN (SELECT id FROM vec))\n" + _SELECT_FACTS
         )
         params = {
             **filters.params(),
