@@ -38,8 +38,9 @@ def split_of(key: str) -> str:
     return "test" if bucket < TEST_SHARE else "train"
 
 
-def scenario_pairs(scenarios: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The pairs of one file of scenarios; a scenario's `split` field, when present, fixes its split."""
+def scenario_pairs(scenarios: list[dict[str, Any]], extra: bool = False) -> list[dict[str, Any]]:
+    """The pairs of one file of scenarios; a scenario's `split` field, when present, fixes its split.
+    Pairs of the later train-only file are marked `"extra": true`."""
     rows: list[dict[str, Any]] = []
     by_family: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for scenario in scenarios:
@@ -48,7 +49,9 @@ def scenario_pairs(scenarios: list[dict[str, Any]]) -> list[dict[str, Any]]:
         same, near, family = scenario["same"], scenario["near"], scenario["family"]
         group = f"scenario-{scenario['id']}"
         split = scenario.get("split") or split_of(group)
-        common = {"family": family, "group": group, "split": split}
+        common: dict[str, Any] = {"family": family, "group": group, "split": split}
+        if extra:
+            common["extra"] = True
         for a, b in itertools.combinations(same, 2):
             rows.append({"a": a, "b": b, "same": True, "kind": "paraphrase", **common})
         for index, miss in enumerate(near):
@@ -79,7 +82,7 @@ def main() -> None:
         rows.append({**pair, "group": group, "split": split_of(group)})
     for path in (SCENARIOS, TRAIN_SCENARIOS):
         scenarios = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        rows.extend(scenario_pairs(scenarios))
+        rows.extend(scenario_pairs(scenarios, extra=path == TRAIN_SCENARIOS))
     PAIRS.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
     counts: dict[tuple[str, str], int] = defaultdict(int)
     for row in rows:
