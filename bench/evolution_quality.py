@@ -58,6 +58,7 @@ from app.embeddings import EmbeddingService, load_embedder
 from app.evolution.extraction import extract_guards
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker
+from app.gep.document import guards_of
 from app.models import Gene, GeneVersion, Trajectory
 from app.trajectories.schemas import TrajectoryIn
 from app.trajectories.service import trajectory_service
@@ -417,7 +418,8 @@ async def measure(
             version = await session.scalar(
                 select(GeneVersion).where(GeneVersion.gene_id == gene.id, GeneVersion.valid_to.is_(None))
             )
-            docs[gene.id] = list((version.document if version else {}).get("avoid") or [])
+            # Guards are the document's anti_patterns entries since migration 0018 (guards_of).
+            docs[gene.id] = guards_of(version.document) if version else []
         rows = (
             await session.execute(
                 select(Trajectory.task_id, Trajectory.result_gene_id).where(
