@@ -63,6 +63,8 @@ DEFAULT_MAX_ATTEMPTS = 5
 # The reason of a passed run held back until another independent run confirms it (found_min_runs);
 # the next such run finds it by this prefix.
 WAITING_TO_FOUND = "founding waits for a second independent run"
+# The owner of a Gene founded on several owners' runs, as guard backing sees it: nobody's key.
+_NO_OWNER = uuid.UUID(int=0)
 # How far back, and how many, held runs a founding run looks at.
 _WAITING_DAYS = 30
 _WAITING_LIMIT = 50
@@ -452,8 +454,11 @@ class EvolutionService:
             trajectory.task_family, trajectory.task_description, trajectory.content_hash
         )
         now = await genes.clock()
-        # The founder owns the new Gene: its guards are served as the owner's.
-        backing = self._backing(job, trajectory.submitted_by)
+        # The founder owns the new Gene: its guards are served as the owner's. Founded on runs of
+        # several owners (GENEBANK_FOUND_MIN_RUNS > 1), the Gene is theirs in common: the founding
+        # run's guards are proposed, served once the guard quorum backs them like any other guard,
+        # so the run that happened to confirm (an adversary's, say) cannot serve its own advice.
+        backing = self._backing(job, _NO_OWNER if partners else trajectory.submitted_by)
         plan = plan_merge(
             [],
             list(zip(job.guards, job.vectors, strict=True)),

@@ -14,7 +14,7 @@ from app.auth.principal import Principal, Role
 from app.embeddings import EmbeddingService
 from app.evolution.distill import distinctive_terms, founding_document
 from app.evolution.service import WAITING_TO_FOUND, EvolutionService
-from app.gep.document import GeneDocument
+from app.gep.document import GeneDocument, guards_of
 from app.models import ApiKey, Trajectory
 from app.trajectories.service import trajectory_service
 from tests.conftest import KeyClient
@@ -125,3 +125,11 @@ async def test_founding_waits_for_a_second_independent_run_when_configured(
         row = (await session.scalars(select(Trajectory).where(Trajectory.id == waited.trajectory_id))).one()
         await session.refresh(row)
         assert (row.state, row.result_gene_id) == ("merged", confirmed.gene_id)
+    # Founded on several owners' runs, the Gene serves no guard on the confirming run's word alone:
+    # its guard is proposed until the quorum (2 keys) backs it.
+    assert guards_of(gene["document"]) == []
+    carol = await _principal(session, await new_key_client("producer", name="carol"))
+    backed = await run(carol)
+    assert backed.state == "merged" and backed.gene_id == confirmed.gene_id
+    gene = (await client.get(f"/v1/genes/{confirmed.gene_id}")).json()
+    assert [g for g in guards_of(gene["document"]) if "LockNotAvailable" in g]
