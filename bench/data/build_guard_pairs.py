@@ -71,11 +71,12 @@ def scenario_pairs(scenarios: list[dict[str, Any]], extra: bool = False) -> list
     return rows
 
 
-def main() -> None:
+def build() -> list[dict[str, Any]]:
+    """Every pair, in file order, from the current file's original pairs and the scenario files."""
     lines = [json.loads(line) for line in PAIRS.read_text().splitlines() if line.strip()]
     original = [pair for pair in lines if not str(pair.get("group", "hand-")).startswith("scenario-")]
     # The original pairs keep their fields; they gain a group (themselves) and a split.
-    rows = []
+    rows: list[dict[str, Any]] = []
     for pair in original:
         pair = {k: v for k, v in pair.items() if k not in ("split", "group")}
         group = "hand-" + hashlib.sha256((pair["a"] + "\n" + pair["b"]).encode()).hexdigest()[:10]
@@ -83,6 +84,11 @@ def main() -> None:
     for path in (SCENARIOS, TRAIN_SCENARIOS):
         scenarios = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         rows.extend(scenario_pairs(scenarios, extra=path == TRAIN_SCENARIOS))
+    return rows
+
+
+def main() -> None:
+    rows = build()
     PAIRS.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
     counts: dict[tuple[str, str], int] = defaultdict(int)
     for row in rows:
