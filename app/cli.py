@@ -526,13 +526,24 @@ def keys_create(
             help="bind the key to the consumer model it runs (its outcome reports count for that model only)",
         ),
     ] = None,
+    owner: Annotated[
+        str | None,
+        typer.Option(
+            help="who holds the key: keys of one owner are not independent runs for founding a Gene"
+        ),
+    ] = None,
 ) -> None:
     """Create a key and print it (the only time it is shown)."""
 
     async def create(sessionmaker: async_sessionmaker[AsyncSession]) -> str:
         async with sessionmaker.begin() as session:
             created = await key_service.create(
-                session, name=name, role=Role[role.value], created_by=None, consumer_model=model
+                session,
+                name=name,
+                role=Role[role.value],
+                created_by=None,
+                consumer_model=model,
+                owner=owner,
             )
             await key_service.audit(session, SYSTEM, "create_key", str(created.key.id))
             bound = f"  bound to {model}" if model else ""

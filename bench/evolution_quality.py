@@ -9,7 +9,10 @@ line; half the time the step that caused it comes first), corrects it, and passe
 verifier. 40 % of runs send the producer's own guard (one of three paraphrases of the mode's rule),
 the others send none (the registry extracts one). Six producer keys send the runs; two more keys
 are adversaries whose runs are on topic but carry an off-topic guard (advice for another kind of
-work, or a fetch-and-run instruction), both the same text, so together they reach the quorum.
+work, or a fetch-and-run instruction), both the same text, so together they reach the quorum. Each
+producer key has an owner of its own, the two adversary keys one owner (colluding keys), and the
+registry founds a Gene once passed runs of `--found-min-runs` distinct owners agree (default 2; 1 is
+how the adversaries' own passed run used to found a Gene they owned, guard and all).
 
 Runs go through the real worker (`EvolutionWorker`, `GENEBANK_GUARD_QUORUM` 2), without naming a
 Gene: routing, founding, extraction and merging all run. After every `--report-every` runs:
@@ -27,6 +30,7 @@ Targets (issue 14): precision >= 0.9, recall of modes seen >= 3 times >= 0.8, du
 Gene, no off-topic guard served.
 
     python bench/evolution_quality.py [--runs 2000] [--report-every 500] [--tasks 50] [--seed 7]
+                                      [--found-min-runs 2]
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from app.embeddings import EmbeddingService, load_embedder
 from app.evolution.extraction import extract_guards
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker
+from app.gep.document import guards_of
 from app.models import Gene, GeneVersion, Trajectory
 from app.trajectories.schemas import TrajectoryIn
 from app.trajectories.service import trajectory_service
@@ -413,7 +418,8 @@ async def measure(
             version = await session.scalar(
                 select(GeneVersion).where(GeneVersion.gene_id == gene.id, GeneVersion.valid_to.is_(None))
             )
-            docs[gene.id] = list((version.document if version else {}).get("avoid") or [])
+            # Guards are the document's anti_patterns entries since migration 0018 (guards_of).
+            docs[gene.id] = guards_of(version.document) if version else []
         rows = (
             await session.execute(
                 select(Trajectory.task_id, Trajectory.result_gene_id).where(
@@ -471,11 +477,18 @@ async def replay(url: str, args: argparse.Namespace, *, use_model: bool) -> list
     async with sessionmaker.begin() as session:
         for kind, count in (("producer", 6), ("adversary", 2)):
             for index in range(count):
+                # Each producer key has an owner of its own; the two adversary keys share one.
+                owner = "adversary" if kind == "adversary" else f"producer {index}"
                 created = await key_service.create(
-                    session, name=f"{kind} {index}", role=Role.producer, created_by=None
+                    session, name=f"{kind} {index}", role=Role.producer, created_by=None, owner=owner
                 )
                 keys[kind].append(Principal(created.key.id, created.key.name, Role.producer))
-    service = EvolutionService(actor="replay", guard_quorum=2, matcher="default" if use_model else None)
+    service = EvolutionService(
+        actor="replay",
+        guard_quorum=2,
+        matcher="default" if use_model else None,
+        found_min_runs=args.found_min_runs,
+    )
     world = build_world(args.tasks)
     rng = random.Random(args.seed)
     reports = []
@@ -530,8 +543,17 @@ def main() -> None:
     parser.add_argument("--report-every", type=int, default=500)
     parser.add_argument("--tasks", type=int, default=50)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--found-min-runs",
+        type=int,
+        default=2,
+        help="GENEBANK_FOUND_MIN_RUNS of the replayed registry (distinct owners before founding)",
+    )
     args = parser.parse_args()
-    print(f"replay: {args.runs} runs over {args.tasks} tasks, seed {args.seed}")
+    print(
+        f"replay: {args.runs} runs over {args.tasks} tasks, seed {args.seed}, "
+        f"found_min_runs {args.found_min_runs}"
+    )
     results = {}
     for use_model in (True, False):
         with scratch_database("genebank_quality") as url:

@@ -256,7 +256,11 @@ async def new_key_client(
     opened: list[httpx.AsyncClient] = []
 
     async def make(
-        role: str = "consumer", *, name: str | None = None, consumer_model: str | None = None
+        role: str = "consumer",
+        *,
+        name: str | None = None,
+        consumer_model: str | None = None,
+        owner: str | None = None,
     ) -> KeyClient:
         created = await key_service.create(
             session,
@@ -264,6 +268,7 @@ async def new_key_client(
             role=Role[role],
             created_by=None,
             consumer_model=consumer_model,
+            owner=owner,
         )
         await session.commit()
         client = KeyClient(

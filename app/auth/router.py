@@ -31,6 +31,7 @@ async def create_key(body: KeyIn, session: SessionDep, admin: AdminKey) -> KeyCr
         role=Role[body.role],
         created_by=admin.key_id,
         consumer_model=body.consumer_model,
+        owner=body.owner,
     )
     return KeyCreated(**key_fields(created.key), key=created.token)
 

@@ -19,6 +19,12 @@ class KeyIn(StrictModel):
         description="bind the key to the consumer model it runs: its outcome reports then count in that "
         "model's figures, and it may report under no other model",
     )
+    owner: Name | None = Field(
+        default=None,
+        description="who holds the key (a person, team or organisation): keys of one owner are not "
+        "independent runs when founding a Gene waits for a second one (GENEBANK_FOUND_MIN_RUNS); "
+        "a key without an owner is its own",
+    )
 
 
 class KeyRead(BaseModel):
@@ -26,6 +32,7 @@ class KeyRead(BaseModel):
     name: str
     role: str
     consumer_model: str | None
+    owner: str | None
     prefix: str = Field(description="the public part of the key, as in gb_<prefix>_…")
     created_at: datetime
     created_by: uuid.UUID | None

@@ -68,6 +68,7 @@ class KeyService:
         role: Role,
         created_by: uuid.UUID | None,
         consumer_model: str | None = None,
+        owner: str | None = None,
         new: NewKey | None = None,
     ) -> CreatedKey:
         """A new key; `new` is a key generated beforehand (the bootstrap admin key file), else one now."""
@@ -81,6 +82,7 @@ class KeyService:
             key_hash=new.digest,
             created_by=created_by,
             consumer_model=consumer_model,
+            owner=owner,
         )
         return CreatedKey(await KeyRepository(session).add(key), new.token)
 
@@ -176,6 +178,7 @@ def key_fields(key: ApiKey) -> dict[str, Any]:
         "name": key.name,
         "role": key.role,
         "consumer_model": key.consumer_model,
+        "owner": key.owner,
         "prefix": key.prefix,
         "created_at": key.created_at,
         "created_by": key.created_by,

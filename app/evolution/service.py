@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import ValidationError
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import Principal, Role
@@ -46,6 +47,7 @@ from app.genes.versions import VersionReason, VersionSource, VersionWriter, guar
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument, guards_of, to_gep, with_guards
 from app.models import (
+    ApiKey,
     EventKind,
     EvidenceRole,
     Gene,
@@ -61,6 +63,8 @@ DEFAULT_MAX_ATTEMPTS = 5
 # The reason of a passed run held back until another independent run confirms it (found_min_runs);
 # the next such run finds it by this prefix.
 WAITING_TO_FOUND = "founding waits for a second independent run"
+# The owner of a Gene founded on several owners' runs, as guard backing sees it: nobody's key.
+_NO_OWNER = uuid.UUID(int=0)
 # How far back, and how many, held runs a founding run looks at.
 _WAITING_DAYS = 30
 _WAITING_LIMIT = 50
@@ -276,22 +280,32 @@ class EvolutionService:
             if self.found_min_runs > 1:
                 await evolution.lock_founding(trajectory.task_family)
                 partners = await self._waiting_partners(session, job, embeddings)
-                runs = {(t.submitted_by, t.task_id) for t in [trajectory, *partners]}
-                if len(runs) < self.found_min_runs:
+                owners = await self._owners(session, [trajectory, *partners])
+                if len(owners) < self.found_min_runs:
                     raise Rejected(
                         f"{WAITING_TO_FOUND}: no Gene matches it yet and this registry founds a Gene "
-                        f"once {self.found_min_runs} independent passed runs agree "
-                        "(GENEBANK_FOUND_MIN_RUNS); the next similar run will found it, with this one "
-                        "as evidence"
+                        f"once passed runs of {self.found_min_runs} independent keys (distinct "
+                        "owners) agree (GENEBANK_FOUND_MIN_RUNS); the next similar run of another owner "
+                        "will found it, with this one as evidence"
                     )
             return await self._new_gene(session, job, embeddings, found_as or draft_id, partners)
         return await self._merge(session, job, embeddings, gene_id, how)
+
+    @staticmethod
+    async def _owners(session: AsyncSession, runs: Sequence[Trajectory]) -> set[str]:
+        """The distinct owners of the keys that sent `runs` (a key without a recorded owner is its
+        own): runs are independent only across owners, so two keys of one owner, colluding or not,
+        count once, and neither does one key sending another task."""
+        ids = {t.submitted_by for t in runs}
+        rows = (await session.execute(select(ApiKey.id, ApiKey.owner).where(ApiKey.id.in_(ids)))).all()
+        owner_of = {key_id: owner for key_id, owner in rows}
+        return {owner_of.get(i) or f"key:{i}" for i in ids}
 
     async def _waiting_partners(
         self, session: AsyncSession, job: _Job, embeddings: EmbeddingService
     ) -> list[Trajectory]:
         """Held passed runs of the same task family that resemble this one (routing cosine at least
-        the route threshold). Runs are independent when they differ in key or in task."""
+        the route threshold). Runs are independent when their keys' owners differ (`_owners`)."""
         trajectory = job.trajectory
         held = await TrajectoryRepository(session).waiting_to_found(
             trajectory.task_family,
@@ -440,8 +454,11 @@ class EvolutionService:
             trajectory.task_family, trajectory.task_description, trajectory.content_hash
         )
         now = await genes.clock()
-        # The founder owns the new Gene: its guards are served as the owner's.
-        backing = self._backing(job, trajectory.submitted_by)
+        # The founder owns the new Gene: its guards are served as the owner's. Founded on runs of
+        # several owners (GENEBANK_FOUND_MIN_RUNS > 1), the Gene is theirs in common: the founding
+        # run's guards are proposed, served once the guard quorum backs them like any other guard,
+        # so the run that happened to confirm (an adversary's, say) cannot serve its own advice.
+        backing = self._backing(job, _NO_OWNER if partners else trajectory.submitted_by)
         plan = plan_merge(
             [],
             list(zip(job.guards, job.vectors, strict=True)),

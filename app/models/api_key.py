@@ -33,3 +33,7 @@ class ApiKey(Base):
     # A consumer key bound to the model it runs: its outcome reports count for that model only, and
     # per-model statistics count only such reports (any other model name is self-declared).
     consumer_model: Mapped[str | None] = mapped_column(Text)
+    # Who holds the key (a person, a team, an organisation), as the admin who issued it recorded: keys
+    # of one owner are not independent of each other (founding a Gene on a second run asks for
+    # another owner). A key without one is its own owner.
+    owner: Mapped[str | None] = mapped_column(Text)

@@ -10,7 +10,9 @@ and vocabulary, different advice). From each scenario:
 
 The split is by scenario (a scenario's pairs are all train or all test, so the test split holds
 topics never seen in training) and, for the original pairs, by pair; both by a hash of a stable key,
-about 40 % test. Re-running the script gives the same file.
+about 40 % test. The scenarios of guard_scenarios_train.jsonl (written later, on topics of their
+own) are train only: they add training data without moving or changing a test pair; their unrelated
+pairs are drawn among themselves. Re-running the script gives the same file.
 
     python bench/data/build_guard_pairs.py
 """
@@ -22,9 +24,11 @@ import itertools
 import json
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = HERE / "guard_scenarios.jsonl"
+TRAIN_SCENARIOS = HERE / "guard_scenarios_train.jsonl"
 PAIRS = HERE / "guard_pairs.jsonl"
 TEST_SHARE = 0.4
 
@@ -34,24 +38,20 @@ def split_of(key: str) -> str:
     return "test" if bucket < TEST_SHARE else "train"
 
 
-def main() -> None:
-    lines = [json.loads(line) for line in PAIRS.read_text().splitlines() if line.strip()]
-    original = [pair for pair in lines if not str(pair.get("group", "hand-")).startswith("scenario-")]
-    # The original pairs keep their fields; they gain a group (themselves) and a split.
-    rows = []
-    for pair in original:
-        pair = {k: v for k, v in pair.items() if k not in ("split", "group")}
-        group = "hand-" + hashlib.sha256((pair["a"] + "\n" + pair["b"]).encode()).hexdigest()[:10]
-        rows.append({**pair, "group": group, "split": split_of(group)})
-    scenarios = [json.loads(line) for line in SCENARIOS.read_text().splitlines() if line.strip()]
-    by_family: dict[str, list[dict[str, object]]] = defaultdict(list)
+def scenario_pairs(scenarios: list[dict[str, Any]], extra: bool = False) -> list[dict[str, Any]]:
+    """The pairs of one file of scenarios; a scenario's `split` field, when present, fixes its split.
+    Pairs of the later train-only file are marked `"extra": true`."""
+    rows: list[dict[str, Any]] = []
+    by_family: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for scenario in scenarios:
         by_family[scenario["family"]].append(scenario)
     for scenario in scenarios:
         same, near, family = scenario["same"], scenario["near"], scenario["family"]
         group = f"scenario-{scenario['id']}"
-        split = split_of(group)
-        common = {"family": family, "group": group, "split": split}
+        split = scenario.get("split") or split_of(group)
+        common: dict[str, Any] = {"family": family, "group": group, "split": split}
+        if extra:
+            common["extra"] = True
         for a, b in itertools.combinations(same, 2):
             rows.append({"a": a, "b": b, "same": True, "kind": "paraphrase", **common})
         for index, miss in enumerate(near):
@@ -68,6 +68,27 @@ def main() -> None:
         siblings = by_family[family]
         other = siblings[(siblings.index(scenario) + 1) % len(siblings)]
         rows.append({"a": same[0], "b": other["same"][1], "same": False, "kind": "unrelated", **common})
+    return rows
+
+
+def build() -> list[dict[str, Any]]:
+    """Every pair, in file order, from the current file's original pairs and the scenario files."""
+    lines = [json.loads(line) for line in PAIRS.read_text().splitlines() if line.strip()]
+    original = [pair for pair in lines if not str(pair.get("group", "hand-")).startswith("scenario-")]
+    # The original pairs keep their fields; they gain a group (themselves) and a split.
+    rows: list[dict[str, Any]] = []
+    for pair in original:
+        pair = {k: v for k, v in pair.items() if k not in ("split", "group")}
+        group = "hand-" + hashlib.sha256((pair["a"] + "\n" + pair["b"]).encode()).hexdigest()[:10]
+        rows.append({**pair, "group": group, "split": split_of(group)})
+    for path in (SCENARIOS, TRAIN_SCENARIOS):
+        scenarios = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        rows.extend(scenario_pairs(scenarios, extra=path == TRAIN_SCENARIOS))
+    return rows
+
+
+def main() -> None:
+    rows = build()
     PAIRS.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
     counts: dict[tuple[str, str], int] = defaultdict(int)
     for row in rows:

@@ -78,6 +78,19 @@ async def test_keys_are_shown_once_and_stored_hashed(
     await fresh.aclose()
 
 
+async def test_a_key_records_its_owner(client: httpx.AsyncClient) -> None:
+    created = await client.post(
+        "/v1/admin/keys", json={"name": "agent 2", "role": "producer", "owner": "acme research"}
+    )
+    assert created.status_code == 201 and created.json()["owner"] == "acme research"
+    plain = (await client.post("/v1/admin/keys", json={"name": "agent 3", "role": "producer"})).json()
+    assert plain["owner"] is None
+    listed = {item["id"]: item["owner"] for item in (await client.get("/v1/admin/keys")).json()}
+    assert listed[created.json()["id"]] == "acme research"
+    bad = await client.post("/v1/admin/keys", json={"name": "x", "role": "producer", "owner": ""})
+    assert bad.status_code == 422 and bad.headers["content-type"].startswith("application/problem+json")
+
+
 @pytest.mark.parametrize(
     "header",
     ["Bearer", "Bearer gb_short", "Basic dXNlcjpwYXNz", "Bearer gb_AAAAAAAAAAAA_" + "x" * 43, "token abc"],

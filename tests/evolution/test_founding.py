@@ -14,7 +14,7 @@ from app.auth.principal import Principal, Role
 from app.embeddings import EmbeddingService
 from app.evolution.distill import distinctive_terms, founding_document
 from app.evolution.service import WAITING_TO_FOUND, EvolutionService
-from app.gep.document import GeneDocument
+from app.gep.document import GeneDocument, guards_of
 from app.models import ApiKey, Trajectory
 from app.trajectories.service import trajectory_service
 from tests.conftest import KeyClient
@@ -94,11 +94,13 @@ async def test_founding_waits_for_a_second_independent_run_when_configured(
     new_key_client: NewClient,
 ) -> None:
     service = EvolutionService(actor="test", found_min_runs=2)
-    alice = await _principal(session, await new_key_client("producer", name="alice"))
+    alice = await _principal(session, await new_key_client("producer", name="alice", owner="acme"))
+    # A second key of the same owner (two colluding keys, or one team's two agents) is not independent.
+    alice_2 = await _principal(session, await new_key_client("producer", name="alice 2", owner="acme"))
     bob = await _principal(session, await new_key_client("producer", name="bob"))
 
     async def run(by: Principal, **overrides: Any) -> Any:
-        body = trajectory_in(task=LOCK_TASK, steps=LOCK_STEPS, verifier=PASSED, **overrides)
+        body = trajectory_in(**{"task": LOCK_TASK, "steps": LOCK_STEPS, "verifier": PASSED, **overrides})
         submitted = await trajectory_service.submit(session, body, submitter=by)
         result = await merge_next(session, embeddings, service)
         assert result is not None and result.trajectory_id == submitted.id
@@ -109,14 +111,25 @@ async def test_founding_waits_for_a_second_independent_run_when_configured(
     # The same key running the same task again is not independent.
     again = await run(alice, cost={"tokens": 1, "attempts": 1, "seconds": 1.0})
     assert again.state == "rejected" and again.reason.startswith(WAITING_TO_FOUND)
+    other_task = {**LOCK_TASK, "id": "lock-timeout-2"}
+    same_owner = await run(alice_2, task=other_task)
+    assert same_owner.state == "rejected" and same_owner.reason.startswith(WAITING_TO_FOUND)
 
     confirmed = await run(bob)
     assert confirmed.state == "merged" and confirmed.new_version == 1, confirmed.reason
     gene = (await client.get(f"/v1/genes/{confirmed.gene_id}")).json()
     # Every run that waited is the strategy's evidence too, and is merged into the Gene.
-    runs = {first.trajectory_id, again.trajectory_id, confirmed.trajectory_id}
+    runs = {first.trajectory_id, again.trajectory_id, same_owner.trajectory_id, confirmed.trajectory_id}
     assert set(gene["provenance"]["trajectory_ids"]) == {str(run) for run in runs}
-    for waited in (first, again):
+    for waited in (first, again, same_owner):
         row = (await session.scalars(select(Trajectory).where(Trajectory.id == waited.trajectory_id))).one()
         await session.refresh(row)
         assert (row.state, row.result_gene_id) == ("merged", confirmed.gene_id)
+    # Founded on several owners' runs, the Gene serves no guard on the confirming run's word alone:
+    # its guard is proposed until the quorum (2 keys) backs it.
+    assert guards_of(gene["document"]) == []
+    carol = await _principal(session, await new_key_client("producer", name="carol"))
+    backed = await run(carol)
+    assert backed.state == "merged" and backed.gene_id == confirmed.gene_id
+    gene = (await client.get(f"/v1/genes/{confirmed.gene_id}")).json()
+    assert [g for g in guards_of(gene["document"]) if "LockNotAvailable" in g]
