@@ -9,7 +9,6 @@ that published the version); a kept row the document no longer carries is marked
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -26,8 +25,9 @@ Snapshot = tuple[int, datetime, bool, str, str]
 
 
 async def embed_all(embeddings: EmbeddingService, texts: Sequence[str]) -> list[Vector]:
-    # embed_query micro-batches: the texts of every job running in this process share encoder calls.
-    return list(await asyncio.gather(*(embeddings.embed_query(text) for text in texts)))
+    # One request for all the texts (cached like queries): they go to the encoder as one batch, and
+    # the service micro-batches them with the texts of every other job running in this process.
+    return list(await embeddings.embed_many(texts))
 
 
 def _snapshot(entry: GuardEntry) -> Snapshot:

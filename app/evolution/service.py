@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.principal import Principal, Role
 from app.config import Settings
 from app.embeddings import EmbeddingService
+from app.embeddings.service import KnownEmbeddings
 from app.errors import Conflict, Forbidden, NotFound
 from app.evolution.destination import ROUTE_THRESHOLD, TARGET_FLOOR, routing_text
 from app.evolution.distill import NothingToDistil, founding_document, gene_id_for
@@ -154,6 +155,8 @@ class _Job:
     # The run's task and the errors it met, embedded like a Gene: for routing and the resemblance check.
     route_vector: Vector
     grounding: list[float | None] = field(default_factory=list)
+    # Vectors computed ahead for the writes (the run's task as a search key), by text.
+    known: dict[str, Vector] = field(default_factory=dict)
     route: RouteCandidate | None = None
     best_similarity: float | None = None
     best_gene_id: str | None = None
@@ -202,7 +205,7 @@ class EvolutionService:
         job: _Job | None = None
         try:
             job = await self._prepare(trajectory, embeddings)
-            result = await self._process(session, job, embeddings)
+            result = await self._process(session, job, KnownEmbeddings(embeddings, job.known))
         except Rejected as rejected:
             result = JobResult(trajectory.id, TrajectoryState.rejected, rejected.reason, rejected.gene_id)
         await TrajectoryRepository(session).finish(
@@ -216,8 +219,9 @@ class EvolutionService:
         )
         return result
 
-    async def _prepare(self, trajectory: Trajectory, embeddings: EmbeddingService) -> _Job:
-        """The guards a trajectory brings and their vectors, and its routing vector: before any lock."""
+    def _texts(self, trajectory: Trajectory) -> tuple[list[str], bool, str, list[str], str]:
+        """What a trajectory has embedded: its guards (and whether the registry extracted them), its
+        routing text, its failed steps (to ground a producer's guards) and its task."""
         extracted = not trajectory.guards
         if trajectory.guards:
             guards = list(dict.fromkeys(compact_producer_guard(str(g)) for g in trajectory.guards))
@@ -231,12 +235,31 @@ class EvolutionService:
             for step in trajectory.steps
             if not step.get("ok")
         ]
-        vectors = await embed_all(embeddings, [*guards, route_text, *(failures if not extracted else [])])
-        guard_vectors, failure_vectors = vectors[: len(guards)], vectors[len(guards) + 1 :]
+        # The run's task becomes a search key of the Gene it is merged into (app/genes/task_keys.py):
+        # embedded here with the rest, in one batch, not later under the Gene's lock.
+        task = (trajectory.task_description or "").strip()
+        return guards, extracted, route_text, failures if not extracted else [], task
+
+    def texts_to_embed(self, trajectory: Trajectory) -> list[str]:
+        """The texts a job for this trajectory embeds before it takes any lock: the worker embeds those
+        of a claimed batch in one request (KnownEmbeddings), so the jobs find them in hand."""
+        try:
+            guards, _, route_text, failures, task = self._texts(trajectory)
+        except Rejected:
+            return []
+        return [*guards, route_text, *failures, *([task] if task else [])]
+
+    async def _prepare(self, trajectory: Trajectory, embeddings: EmbeddingService) -> _Job:
+        """The guards a trajectory brings and their vectors, and its routing vector: before any lock."""
+        guards, extracted, route_text, failures, task = self._texts(trajectory)
+        vectors = await embed_all(embeddings, [*guards, route_text, *failures, *([task] if task else [])])
+        guard_vectors = vectors[: len(guards)]
+        failure_vectors = vectors[len(guards) + 1 : len(guards) + 1 + len(failures)]
         grounding: list[float | None] = [
             max((float(v @ f) for f in failure_vectors), default=None) for v in guard_vectors
         ]
-        return _Job(trajectory, guards, guard_vectors, extracted, vectors[len(guards)], grounding)
+        known = {task: vectors[-1]} if task else {}
+        return _Job(trajectory, guards, guard_vectors, extracted, vectors[len(guards)], grounding, known)
 
     async def _process(self, session: AsyncSession, job: _Job, embeddings: EmbeddingService) -> JobResult:
         trajectory = job.trajectory
