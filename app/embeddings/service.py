@@ -87,6 +87,10 @@ class EmbeddingService:
                 self._remember(text, vector)
         return [found[text] for text in texts]
 
+    def in_hand(self, text: str) -> Vectors | None:
+        """A vector this object holds for `text` without asking the encoder (KnownEmbeddings)."""
+        return None
+
     async def embed_texts(self, texts: Sequence[str]) -> Vectors:
         """Vectors for documents (Genes, guards), in order; not cached."""
         if not texts:
@@ -205,6 +209,10 @@ class KnownEmbeddings(EmbeddingService):
         self.embedder = service.embedder
         self.name = service.name
         self.known = known
+
+    def in_hand(self, text: str) -> Vectors | None:
+        known = self.known.get(text)
+        return known if known is not None else self.service.in_hand(text)
 
     async def embed_query(self, text: str) -> Vectors:
         known = self.known.get(text)

@@ -55,11 +55,9 @@ class GuardLedger:
         """The kept guards, plus the others this change may touch: named by the document, the
         nearest to an incoming guard within the merge threshold, or named by id in `include`; in
         step with the document."""
-        rows = {row.id: row for row in await self.repo.kept_guards(gene_id)}
-        kept_texts = {row.text for row in rows.values()}
+        rows = {row.id: row for row in await self.repo.kept_and_nearest(gene_id, near, threshold)}
+        kept_texts = {row.text for row in rows.values() if row.kept}
         for row in await self.repo.dropped_guards(gene_id, [t for t in avoid if t not in kept_texts]):
-            rows[row.id] = row
-        for row in await self.repo.nearest_dropped(gene_id, near, threshold):
             rows[row.id] = row
         for row in await self.repo.guards_by_id(gene_id, [i for i in include if i not in rows]):
             rows[row.id] = row

@@ -273,14 +273,16 @@ class EvolutionService:
         found_as: str | None = None
         target = trajectory.target_gene_id
         draft_id = draft.get("id")
+        # A Gene the run names is locked at the first look (one statement, not a look and a lock).
+        locked: Gene | None = None
         if target is not None:
-            if await genes.get_gene(target) is not None:
+            if (locked := await genes.lock_gene(target)) is not None:
                 gene_id, how = target, "target"
             elif passed and draft_id == target:
                 found_as = target
             else:
                 raise Rejected(f"target Gene {target} does not exist")
-        elif draft_id is not None and await genes.get_gene(draft_id) is not None:
+        elif draft_id is not None and (locked := await genes.lock_gene(draft_id)) is not None:
             gene_id, how = draft_id, "named by its draft"
         if gene_id is not None:
             await self._check_resemblance(evolution, job, gene_id)
@@ -308,7 +310,7 @@ class EvolutionService:
                         "as evidence"
                     )
             return await self._new_gene(session, job, embeddings, found_as or draft_id, partners)
-        return await self._merge(session, job, embeddings, gene_id, how)
+        return await self._merge(session, job, embeddings, gene_id, how, locked)
 
     async def _waiting_partners(
         self, session: AsyncSession, job: _Job, embeddings: EmbeddingService
@@ -387,11 +389,10 @@ class EvolutionService:
     ) -> _GuardState:
         """The current version, its document and guards, and the guard rows a change may touch
         (in step with that document), under the Gene's lock."""
-        current = await EvolutionRepository(session).current_version(gene)
+        current, now = await EvolutionRepository(session).current_version(gene)
         document: dict[str, Any] = json.loads(current.document_json)
         document.pop("asset_id", None)
         avoid = guards_of(document)
-        now = await GeneRepository(session).clock()
         ledger = GuardLedger(EvolutionRepository(session), embeddings)
         entries, resynced = await ledger.entries(
             gene.id,
@@ -549,12 +550,19 @@ class EvolutionService:
         return JobResult(trajectory.id, TrajectoryState.merged, reason, gene_id, asset_id, version.version)
 
     async def _merge(
-        self, session: AsyncSession, job: _Job, embeddings: EmbeddingService, gene_id: str, how: str
+        self,
+        session: AsyncSession,
+        job: _Job,
+        embeddings: EmbeddingService,
+        gene_id: str,
+        how: str,
+        locked: Gene | None = None,
     ) -> JobResult:
+        """Merge the run into the Gene (`locked`: already row-locked by this transaction)."""
         trajectory = job.trajectory
         genes = GeneRepository(session)
         writer = VersionWriter(session, embeddings)
-        gene = await genes.lock_gene(gene_id)
+        gene = locked if locked is not None and locked.id == gene_id else await genes.lock_gene(gene_id)
         if gene is None:
             raise Rejected(f"Gene {gene_id} no longer exists")
         if gene.status == GeneStatus.revoked:
@@ -577,7 +585,7 @@ class EvolutionService:
             version = await self._next_version(
                 writer, gene, current, document, plan.avoid, backing.key, reworded=reworded
             )
-            await writer.link(version, [trajectory.id], EvidenceRole.guards)
+            await writer.link(version, [trajectory.id], EvidenceRole.guards, [trajectory.task_description])
         await ledger.write(gene_id, plan, entries, now, trajectory_id=trajectory.id, backer=backing.key)
         asset_id = version.asset_id if version else current.asset_id
         new_version = version.version if version else current.version

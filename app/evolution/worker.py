@@ -48,7 +48,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db import libpq_conninfo, set_local
+from app.db import libpq_conninfo
 from app.embeddings import EmbeddingService
 from app.embeddings.service import KnownEmbeddings
 from app.evolution.service import DEFAULT_MAX_ATTEMPTS, EvolutionService, JobResult
@@ -291,21 +291,23 @@ class EvolutionWorker:
 
     async def _process(self, claim: Claim, embeddings: EmbeddingService) -> JobResult | None:
         async with self.sessionmaker() as session, session.begin():
-            await self._limit(session)
-            trajectory = await TrajectoryRepository(session).relock(claim.trajectory_id, claim.attempt)
+            trajectory = await TrajectoryRepository(session).relock(
+                claim.trajectory_id, claim.attempt, settings=await self._limits(session)
+            )
             if trajectory is None:
                 return None
             return await self.service.process(session, trajectory, embeddings)
 
-    async def _limit(self, session: AsyncSession) -> None:
-        """Let the server end this job's session if its worker dies or hangs (not only the worker)."""
+    async def _limits(self, session: AsyncSession) -> dict[str, str]:
+        """Let the server end this job's session if its worker dies or hangs (not only the worker):
+        set for the job's transaction by the statement that re-locks its trajectory."""
         version = (await session.connection()).dialect.server_version_info or (0,)
         limits = {"client_connection_check_interval": str(_CLIENT_CHECK_MS)}
         if version >= (17,):
             limits["transaction_timeout"] = str(
                 int((self.job_timeout + _SERVER_TIMEOUT_GRACE_SECONDS) * 1000)
             )
-        await set_local(session, limits)
+        return limits
 
     async def _failed(self, claim: Claim, exc: Exception) -> None:
         """End the attempt: record its error (rejecting at the limit), or give a transient one back."""

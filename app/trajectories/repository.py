@@ -292,19 +292,27 @@ class TrajectoryRepository:
         assert attempt is not None
         return int(attempt)
 
-    async def relock(self, trajectory_id: uuid.UUID, attempt: int) -> Trajectory | None:
-        """The job's own lock on its trajectory; None if it is no longer this attempt's to process."""
+    async def relock(
+        self, trajectory_id: uuid.UUID, attempt: int, *, settings: dict[str, str] | None = None
+    ) -> Trajectory | None:
+        """The job's own lock on its trajectory; None if it is no longer this attempt's to process.
+
+        `settings`: PostgreSQL settings for the rest of the transaction (SET LOCAL), set by the same
+        statement (one round trip), before the job waits for any lock."""
+        # Computed with the row it returns (no row, no job: then nothing needs them).
+        limits = [func.set_config(name, value, True) for name, value in (settings or {}).items()]
         stmt = (
-            select(Trajectory)
+            select(Trajectory, *limits)
             .where(
                 Trajectory.id == trajectory_id,
                 Trajectory.state == TrajectoryState.pending.value,
                 Trajectory.attempts == attempt,
             )
-            .with_for_update(skip_locked=True)
+            .with_for_update(of=Trajectory, skip_locked=True)
             .execution_options(populate_existing=True)
         )
-        return await self.session.scalar(stmt)
+        row = (await self.session.execute(stmt)).first()
+        return None if row is None else row[0]
 
     async def reject(self, trajectory_id: uuid.UUID, reason: str) -> None:
         await self.session.execute(
