@@ -448,6 +448,7 @@ async def _run_worker(
         concurrency=concurrency,
         poll_seconds=settings.worker_poll_seconds,
         max_attempts=settings.worker_max_attempts,
+        claim_batch=settings.worker_claim_batch,
         service=EvolutionService.from_settings(settings),
         job_timeout=settings.worker_job_timeout_seconds,
     )

@@ -125,6 +125,9 @@ class Settings(BaseSettings):
     worker_concurrency: int = Field(default=4, ge=1, le=64)
     worker_poll_seconds: float = Field(default=5.0, gt=0, le=3600)
     worker_max_attempts: int = Field(default=5, ge=1, le=100)
+    # A job slot claims up to this many new trajectories at once and embeds their texts in one
+    # encoder request; each is still merged in its own transaction (app/evolution/worker.py).
+    worker_claim_batch: int = Field(default=4, ge=1, le=64)
     # A guard from keys other than the Gene's owner is served once this many distinct keys back it
     # (or the owner or an admin approves it); until then it is proposed (app/evolution/merge.py).
     guard_quorum: int = Field(default=2, ge=1, le=100)

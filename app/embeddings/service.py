@@ -70,6 +70,27 @@ class EmbeddingService:
         self._remember(text, vector)
         return vector
 
+    async def embed_many(self, texts: Sequence[str]) -> list[Vectors]:
+        """One vector per text, in order, like `embed_query` for each (cached), but the texts the
+        cache does not hold are queued together, shortest first: a lane takes them as one batch
+        instead of one model run per text."""
+        found: dict[str, Vectors] = {}
+        for text in texts:
+            cached = self._cache.get(text)
+            if cached is not None:
+                self._cache.move_to_end(text)
+                found[text] = cached
+        missing = sorted({text for text in texts if text not in found}, key=len)
+        if missing:
+            for text, vector in zip(missing, await asyncio.gather(*self._submit(missing)), strict=True):
+                found[text] = vector
+                self._remember(text, vector)
+        return [found[text] for text in texts]
+
+    def in_hand(self, text: str) -> Vectors | None:
+        """A vector this object holds for `text` without asking the encoder (KnownEmbeddings)."""
+        return None
+
     async def embed_texts(self, texts: Sequence[str]) -> Vectors:
         """Vectors for documents (Genes, guards), in order; not cached."""
         if not texts:
@@ -178,6 +199,41 @@ class EmbeddingService:
         self._executor.shutdown(wait=True)
 
 
+class KnownEmbeddings(EmbeddingService):
+    """The process's service with some vectors already in hand (computed ahead, in a batch with
+    others): documents among them are not encoded again; any other text goes to the service."""
+
+    def __init__(self, service: EmbeddingService, known: dict[str, Vectors]) -> None:
+        # Deliberately not EmbeddingService.__init__: no executor or queue of its own.
+        self.service = service
+        self.embedder = service.embedder
+        self.name = service.name
+        self.known = known
+
+    def in_hand(self, text: str) -> Vectors | None:
+        known = self.known.get(text)
+        return known if known is not None else self.service.in_hand(text)
+
+    async def embed_query(self, text: str) -> Vectors:
+        known = self.known.get(text)
+        return known if known is not None else await self.service.embed_query(text)
+
+    async def embed_many(self, texts: Sequence[str]) -> list[Vectors]:
+        missing = [text for text in dict.fromkeys(texts) if text not in self.known]
+        found = dict(zip(missing, await self.service.embed_many(missing), strict=True)) if missing else {}
+        return [self.known[text] if text in self.known else found[text] for text in texts]
+
+    async def embed_texts(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+        missing = [text for text in dict.fromkeys(texts) if text not in self.known]
+        found = dict(zip(missing, await self.service.embed_texts(missing), strict=True)) if missing else {}
+        return np.stack([self.known[text] if text in self.known else found[text] for text in texts])
+
+    def close(self) -> None:
+        """Nothing to release: the service belongs to the process."""
+
+
 class PrefetchedEmbeddings(EmbeddingService):
     """A bulk request's view of the process's service: its texts queued at once (`submit_texts`),
     each vector awaited when the single-item code asks for it; any other text goes to the service.
@@ -196,6 +252,9 @@ class PrefetchedEmbeddings(EmbeddingService):
 
     async def embed_query(self, text: str) -> Vectors:
         return await self.service.embed_query(text)
+
+    async def embed_many(self, texts: Sequence[str]) -> list[Vectors]:
+        return list(await self.embed_texts(texts)) if texts else []
 
     async def embed_texts(self, texts: Sequence[str]) -> Vectors:
         if not texts:

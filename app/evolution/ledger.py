@@ -9,7 +9,6 @@ that published the version); a kept row the document no longer carries is marked
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -26,8 +25,9 @@ Snapshot = tuple[int, datetime, bool, str, str]
 
 
 async def embed_all(embeddings: EmbeddingService, texts: Sequence[str]) -> list[Vector]:
-    # embed_query micro-batches: the texts of every job running in this process share encoder calls.
-    return list(await asyncio.gather(*(embeddings.embed_query(text) for text in texts)))
+    # One request for all the texts (cached like queries): they go to the encoder as one batch, and
+    # the service micro-batches them with the texts of every other job running in this process.
+    return list(await embeddings.embed_many(texts))
 
 
 def _snapshot(entry: GuardEntry) -> Snapshot:
@@ -55,11 +55,9 @@ class GuardLedger:
         """The kept guards, plus the others this change may touch: named by the document, the
         nearest to an incoming guard within the merge threshold, or named by id in `include`; in
         step with the document."""
-        rows = {row.id: row for row in await self.repo.kept_guards(gene_id)}
-        kept_texts = {row.text for row in rows.values()}
+        rows = {row.id: row for row in await self.repo.kept_and_nearest(gene_id, near, threshold)}
+        kept_texts = {row.text for row in rows.values() if row.kept}
         for row in await self.repo.dropped_guards(gene_id, [t for t in avoid if t not in kept_texts]):
-            rows[row.id] = row
-        for row in await self.repo.nearest_dropped(gene_id, near, threshold):
             rows[row.id] = row
         for row in await self.repo.guards_by_id(gene_id, [i for i in include if i not in rows]):
             rows[row.id] = row

@@ -10,7 +10,21 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Row, case, func, insert, literal_column, select, text, true, union_all, update
+from sqlalchemy import (
+    ColumnElement,
+    CompoundSelect,
+    Row,
+    case,
+    func,
+    insert,
+    literal_column,
+    or_,
+    select,
+    text,
+    true,
+    union_all,
+    update,
+)
 from sqlalchemy.dialects.postgresql import aggregate_order_by, distinct_on
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -87,37 +101,40 @@ class EvolutionRepository:
         candidates = [RouteCandidate(row.gene_id, float(row.similarity)) for row in rows]
         return sorted(candidates, key=lambda c: -c.similarity)
 
-    async def current_version(self, gene: Gene) -> GeneVersion:
-        """The columns a merge needs (the document as text: JSONB would lose its number formatting)."""
-        version = await self.session.scalar(
-            select(GeneVersion)
-            .options(
-                load_only(
-                    GeneVersion.id,
-                    GeneVersion.gene_id,
-                    GeneVersion.version,
-                    GeneVersion.asset_id,
-                    GeneVersion.document_json,
-                    GeneVersion.embedding,
-                    GeneVersion.embedding_model,
-                    # The strategy's provenance, which a version that only changes guards keeps.
-                    GeneVersion.producer_model,
-                    GeneVersion.provenance_kind,
-                    GeneVersion.verifier,
-                    GeneVersion.task_id,
-                    GeneVersion.task_family,
-                    GeneVersion.task_description,
-                    GeneVersion.cost_tokens,
-                    GeneVersion.cost_attempts,
-                    GeneVersion.cost_seconds,
-                    GeneVersion.published_by,
-                    GeneVersion.generation_meta,  # how the document was made, kept likewise
+    async def current_version(self, gene: Gene) -> tuple[GeneVersion, datetime]:
+        """The columns a merge needs (the document as text: JSONB would lose its number formatting),
+        and the database's wall clock (GeneRepository.clock) read by the same statement."""
+        row = (
+            await self.session.execute(
+                select(GeneVersion, func.clock_timestamp())
+                .options(
+                    load_only(
+                        GeneVersion.id,
+                        GeneVersion.gene_id,
+                        GeneVersion.version,
+                        GeneVersion.asset_id,
+                        GeneVersion.document_json,
+                        GeneVersion.embedding,
+                        GeneVersion.embedding_model,
+                        # The strategy's provenance, which a version that only changes guards keeps.
+                        GeneVersion.producer_model,
+                        GeneVersion.provenance_kind,
+                        GeneVersion.verifier,
+                        GeneVersion.task_id,
+                        GeneVersion.task_family,
+                        GeneVersion.task_description,
+                        GeneVersion.cost_tokens,
+                        GeneVersion.cost_attempts,
+                        GeneVersion.cost_seconds,
+                        GeneVersion.published_by,
+                        GeneVersion.generation_meta,  # how the document was made, kept likewise
+                    )
                 )
+                .where(GeneVersion.gene_id == gene.id, GeneVersion.version == gene.current_version)
             )
-            .where(GeneVersion.gene_id == gene.id, GeneVersion.version == gene.current_version)
-        )
-        assert version is not None
-        return version
+        ).first()
+        assert row is not None
+        return row[0], row[1]
 
     async def similarity_to(self, gene_id: str, vector: np.ndarray) -> float | None:
         """Cosine similarity of `vector` to the Gene's current version (None without an embedding)."""
@@ -176,16 +193,25 @@ class EvolutionRepository:
         stmt = select(Guard).where(Guard.gene_id == gene_id, ~Guard.kept, Guard.text.in_(list(texts)))
         return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
 
-    async def nearest_dropped(
+    async def kept_and_nearest(
         self, gene_id: str, vectors: Sequence[np.ndarray], threshold: float
     ) -> Sequence[Guard]:
-        """For each vector, the dropped guard most similar to it if it reaches `threshold` (one query).
+        """The kept guards and, for each vector, the dropped guard most similar to it if it reaches
+        `threshold`, by id, in one query.
 
         Dropped guards accumulate over a Gene's life, so they are searched in the database instead of
         being loaded into every merge.
         """
-        if not vectors:
-            return []
+        wanted: ColumnElement[bool] = Guard.kept.expression
+        if vectors:
+            wanted = or_(Guard.kept, Guard.id.in_(self._nearest_dropped_ids(gene_id, vectors, threshold)))
+        stmt = select(Guard).where(Guard.gene_id == gene_id, wanted).order_by(Guard.id)
+        return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
+
+    @staticmethod
+    def _nearest_dropped_ids(
+        gene_id: str, vectors: Sequence[np.ndarray], threshold: float
+    ) -> CompoundSelect[Any]:
         nearest = []
         for vector in vectors:
             distance = Guard.embedding.cosine_distance(vector.tolist())
@@ -196,9 +222,7 @@ class EvolutionRepository:
                 .limit(1)
                 .subquery()
             )
-        ids = union_all(*(select(subquery.c.id) for subquery in nearest))
-        stmt = select(Guard).where(Guard.id.in_(ids))
-        return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
+        return union_all(*(select(subquery.c.id) for subquery in nearest))
 
     async def insert_guards(self, rows: Sequence[dict[str, Any]]) -> list[int]:
         if not rows:

@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.principal import Principal, Role
 from app.config import Settings
 from app.embeddings import EmbeddingService
+from app.embeddings.service import KnownEmbeddings
 from app.errors import Conflict, Forbidden, NotFound
 from app.evolution.destination import ROUTE_THRESHOLD, TARGET_FLOOR, routing_text
 from app.evolution.distill import NothingToDistil, founding_document, gene_id_for
@@ -158,6 +159,8 @@ class _Job:
     # The run's task and the errors it met, embedded like a Gene: for routing and the resemblance check.
     route_vector: Vector
     grounding: list[float | None] = field(default_factory=list)
+    # Vectors computed ahead for the writes (the run's task as a search key), by text.
+    known: dict[str, Vector] = field(default_factory=dict)
     route: RouteCandidate | None = None
     best_similarity: float | None = None
     best_gene_id: str | None = None
@@ -206,7 +209,7 @@ class EvolutionService:
         job: _Job | None = None
         try:
             job = await self._prepare(trajectory, embeddings)
-            result = await self._process(session, job, embeddings)
+            result = await self._process(session, job, KnownEmbeddings(embeddings, job.known))
         except Rejected as rejected:
             result = JobResult(trajectory.id, TrajectoryState.rejected, rejected.reason, rejected.gene_id)
         await TrajectoryRepository(session).finish(
@@ -220,8 +223,9 @@ class EvolutionService:
         )
         return result
 
-    async def _prepare(self, trajectory: Trajectory, embeddings: EmbeddingService) -> _Job:
-        """The guards a trajectory brings and their vectors, and its routing vector: before any lock."""
+    def _texts(self, trajectory: Trajectory) -> tuple[list[str], bool, str, list[str], str]:
+        """What a trajectory has embedded: its guards (and whether the registry extracted them), its
+        routing text, its failed steps (to ground a producer's guards) and its task."""
         extracted = not trajectory.guards
         if trajectory.guards:
             guards = list(dict.fromkeys(compact_producer_guard(str(g)) for g in trajectory.guards))
@@ -235,12 +239,31 @@ class EvolutionService:
             for step in trajectory.steps
             if not step.get("ok")
         ]
-        vectors = await embed_all(embeddings, [*guards, route_text, *(failures if not extracted else [])])
-        guard_vectors, failure_vectors = vectors[: len(guards)], vectors[len(guards) + 1 :]
+        # The run's task becomes a search key of the Gene it is merged into (app/genes/task_keys.py):
+        # embedded here with the rest, in one batch, not later under the Gene's lock.
+        task = (trajectory.task_description or "").strip()
+        return guards, extracted, route_text, failures if not extracted else [], task
+
+    def texts_to_embed(self, trajectory: Trajectory) -> list[str]:
+        """The texts a job for this trajectory embeds before it takes any lock: the worker embeds those
+        of a claimed batch in one request (KnownEmbeddings), so the jobs find them in hand."""
+        try:
+            guards, _, route_text, failures, task = self._texts(trajectory)
+        except Rejected:
+            return []
+        return [*guards, route_text, *failures, *([task] if task else [])]
+
+    async def _prepare(self, trajectory: Trajectory, embeddings: EmbeddingService) -> _Job:
+        """The guards a trajectory brings and their vectors, and its routing vector: before any lock."""
+        guards, extracted, route_text, failures, task = self._texts(trajectory)
+        vectors = await embed_all(embeddings, [*guards, route_text, *failures, *([task] if task else [])])
+        guard_vectors = vectors[: len(guards)]
+        failure_vectors = vectors[len(guards) + 1 : len(guards) + 1 + len(failures)]
         grounding: list[float | None] = [
             max((float(v @ f) for f in failure_vectors), default=None) for v in guard_vectors
         ]
-        return _Job(trajectory, guards, guard_vectors, extracted, vectors[len(guards)], grounding)
+        known = {task: vectors[-1]} if task else {}
+        return _Job(trajectory, guards, guard_vectors, extracted, vectors[len(guards)], grounding, known)
 
     async def _process(self, session: AsyncSession, job: _Job, embeddings: EmbeddingService) -> JobResult:
         trajectory = job.trajectory
@@ -254,14 +277,16 @@ class EvolutionService:
         found_as: str | None = None
         target = trajectory.target_gene_id
         draft_id = draft.get("id")
+        # A Gene the run names is locked at the first look (one statement, not a look and a lock).
+        locked: Gene | None = None
         if target is not None:
-            if await genes.get_gene(target) is not None:
+            if (locked := await genes.lock_gene(target)) is not None:
                 gene_id, how = target, "target"
             elif passed and draft_id == target:
                 found_as = target
             else:
                 raise Rejected(f"target Gene {target} does not exist")
-        elif draft_id is not None and await genes.get_gene(draft_id) is not None:
+        elif draft_id is not None and (locked := await genes.lock_gene(draft_id)) is not None:
             gene_id, how = draft_id, "named by its draft"
         if gene_id is not None:
             await self._check_resemblance(evolution, job, gene_id)
@@ -289,7 +314,7 @@ class EvolutionService:
                         "will found it, with this one as evidence"
                     )
             return await self._new_gene(session, job, embeddings, found_as or draft_id, partners)
-        return await self._merge(session, job, embeddings, gene_id, how)
+        return await self._merge(session, job, embeddings, gene_id, how, locked)
 
     @staticmethod
     async def _owners(session: AsyncSession, runs: Sequence[Trajectory]) -> set[str]:
@@ -378,11 +403,10 @@ class EvolutionService:
     ) -> _GuardState:
         """The current version, its document and guards, and the guard rows a change may touch
         (in step with that document), under the Gene's lock."""
-        current = await EvolutionRepository(session).current_version(gene)
+        current, now = await EvolutionRepository(session).current_version(gene)
         document: dict[str, Any] = json.loads(current.document_json)
         document.pop("asset_id", None)
         avoid = guards_of(document)
-        now = await GeneRepository(session).clock()
         ledger = GuardLedger(EvolutionRepository(session), embeddings)
         entries, resynced = await ledger.entries(
             gene.id,
@@ -543,12 +567,19 @@ class EvolutionService:
         return JobResult(trajectory.id, TrajectoryState.merged, reason, gene_id, asset_id, version.version)
 
     async def _merge(
-        self, session: AsyncSession, job: _Job, embeddings: EmbeddingService, gene_id: str, how: str
+        self,
+        session: AsyncSession,
+        job: _Job,
+        embeddings: EmbeddingService,
+        gene_id: str,
+        how: str,
+        locked: Gene | None = None,
     ) -> JobResult:
+        """Merge the run into the Gene (`locked`: already row-locked by this transaction)."""
         trajectory = job.trajectory
         genes = GeneRepository(session)
         writer = VersionWriter(session, embeddings)
-        gene = await genes.lock_gene(gene_id)
+        gene = locked if locked is not None and locked.id == gene_id else await genes.lock_gene(gene_id)
         if gene is None:
             raise Rejected(f"Gene {gene_id} no longer exists")
         if gene.status == GeneStatus.revoked:
@@ -571,7 +602,7 @@ class EvolutionService:
             version = await self._next_version(
                 writer, gene, current, document, plan.avoid, backing.key, reworded=reworded
             )
-            await writer.link(version, [trajectory.id], EvidenceRole.guards)
+            await writer.link(version, [trajectory.id], EvidenceRole.guards, [trajectory.task_description])
         await ledger.write(gene_id, plan, entries, now, trajectory_id=trajectory.id, backer=backing.key)
         asset_id = version.asset_id if version else current.asset_id
         new_version = version.version if version else current.version

@@ -4,10 +4,14 @@ Any number of workers, in any number of processes on any number of machines, sha
 database. A job has two transactions:
 1. the claim, short and committed at once: the oldest pending trajectory that no job holds (FOR
    UPDATE SKIP LOCKED) and no lease covers gets its attempt counted and a lease (`claimed_until`,
-   CLAIM_LEASE_SECONDS); one whose attempts are used up is rejected instead;
-2. the job: it re-locks the row (FOR UPDATE SKIP LOCKED), checks it is still pending at this
-   attempt (another worker may have taken it over), merges, writes the version, the event and the
-   trajectory's state, and commits, all or nothing.
+   CLAIM_LEASE_SECONDS); one whose attempts are used up is rejected instead. A slot claims up to
+   `claim_batch` trajectories in one claim, all of them new (never tried: a trajectory being
+   retried may be what stopped a worker, so it is claimed alone and costs its neighbours nothing);
+   the i-th of a batch is leased for i × CLAIM_LEASE_SECONDS, since its job waits for those before
+   it. The texts of the whole batch are embedded in one encoder request before any job starts;
+2. the job, one per trajectory, one after the other: it re-locks the row (FOR UPDATE SKIP
+   LOCKED), checks it is still pending at this attempt (another worker may have taken it over),
+   merges, writes the version, the event and the trajectory's state, and commits, all or nothing.
 A worker that dies mid-job (even SIGKILL, or an out-of-memory kill) loses nothing: its job rolls
 back and the trajectory is pending again, but its attempt stays counted, so a trajectory that kills
 every worker that touches it is rejected after `max_attempts` instead of looping forever. The job's
@@ -44,9 +48,11 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db import libpq_conninfo, set_local
+from app.db import libpq_conninfo
 from app.embeddings import EmbeddingService
+from app.embeddings.service import KnownEmbeddings
 from app.evolution.service import DEFAULT_MAX_ATTEMPTS, EvolutionService, JobResult
+from app.models import Trajectory
 from app.state import Runtime
 from app.trajectories.repository import TrajectoryRepository, listen
 
@@ -54,6 +60,7 @@ log = logging.getLogger(__name__)
 
 _RECONNECT_MAX_SECONDS = 30.0
 CLAIM_LEASE_SECONDS = 5.0
+DEFAULT_CLAIM_BATCH = 4
 DEFAULT_JOB_TIMEOUT_SECONDS = 120.0
 # The server's own limit on a job's transaction comes this much later than the worker's.
 _SERVER_TIMEOUT_GRACE_SECONDS = 10.0
@@ -102,6 +109,7 @@ class EvolutionWorker:
         concurrency: int = 1,
         poll_seconds: float = 5.0,
         max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+        claim_batch: int = DEFAULT_CLAIM_BATCH,
         job_timeout: float = DEFAULT_JOB_TIMEOUT_SECONDS,
         lease_seconds: float = CLAIM_LEASE_SECONDS,
         service: EvolutionService | None = None,
@@ -112,6 +120,7 @@ class EvolutionWorker:
         self.concurrency = concurrency
         self.poll_seconds = poll_seconds
         self.max_attempts = max_attempts
+        self.claim_batch = claim_batch
         self.job_timeout = job_timeout
         self.lease_seconds = lease_seconds
         self.service = service or EvolutionService()
@@ -159,33 +168,57 @@ class EvolutionWorker:
                 await self._wait(seen)
 
     async def run_one(self) -> JobResult | None:
-        """Claim and process one trajectory; None when nothing is pending (or all are held)."""
+        """Claim a batch of trajectories and process each in its own job; the last job's result,
+        None when nothing is pending (or all are held). The first job's error is raised once every
+        job of the batch has run (each failure is recorded on its own trajectory)."""
         while True:
             try:
-                claim = await self._claim()
+                claims = await self._claim()
             except Exception as exc:
                 log.warning("could not claim a trajectory (will retry): %s", exc)
                 raise
-            if claim is None:
+            if not claims:
                 return None
-            started = time.monotonic()
-            limit = asyncio.timeout(self.job_timeout)
-            try:
-                async with limit:
-                    result = await self._process(claim)
-            except Exception as exc:
-                if limit.expired() or time.monotonic() - started > self.job_timeout:
-                    timeout = JobTimeout(
-                        f"processing took longer than {self.job_timeout:g} s "
-                        "(GENEBANK_WORKER_JOB_TIMEOUT_SECONDS)"
-                    )
-                    await self._failed(claim, timeout)
-                    raise timeout from exc
-                await self._failed(claim, exc)
-                raise
+            embeddings = await self._embed_ahead([trajectory for _, trajectory in claims])
+            result: JobResult | None = None
+            error: Exception | None = None
+            for index, (claim, _) in enumerate(claims):
+                if index and self._stopping.is_set():
+                    # Stopping: the job in hand is done; the rest of the batch goes back untouched.
+                    await self._give_back([claim for claim, _ in claims[index:]])
+                    break
+                try:
+                    done = await self._job(claim, embeddings)
+                except Exception as exc:
+                    error = error or exc
+                    continue
+                if done is not None:
+                    result = done
+            if error is not None:
+                raise error
             if result is not None:
-                break
-            # Another worker took this trajectory over (our lease had run out): look for another.
+                return result
+            # Other workers took these trajectories over (our leases had run out): look for others.
+
+    async def _job(self, claim: Claim, embeddings: EmbeddingService) -> JobResult | None:
+        """One trajectory's job under the time limit; None if it is no longer ours."""
+        started = time.monotonic()
+        limit = asyncio.timeout(self.job_timeout)
+        try:
+            async with limit:
+                result = await self._process(claim, embeddings)
+        except Exception as exc:
+            if limit.expired() or time.monotonic() - started > self.job_timeout:
+                timeout = JobTimeout(
+                    f"processing took longer than {self.job_timeout:g} s "
+                    "(GENEBANK_WORKER_JOB_TIMEOUT_SECONDS)"
+                )
+                await self._failed(claim, timeout)
+                raise timeout from exc
+            await self._failed(claim, exc)
+            raise
+        if result is None:
+            return None
         if result.state == "merged":
             self.stats.merged += 1
         else:
@@ -193,42 +226,88 @@ class EvolutionWorker:
         log.debug("trajectory %s %s: %s", result.trajectory_id, result.state, result.reason)
         return result
 
-    async def _claim(self) -> Claim | None:
-        """Count an attempt and take a lease, committed at once; reject what used up its attempts."""
+    async def _claim(self) -> list[tuple[Claim, Trajectory]]:
+        """Count an attempt and take a lease on up to `claim_batch` new trajectories (or on one being
+        retried), committed at once; reject what used up its attempts."""
         async with self.sessionmaker() as session, session.begin():
             trajectories = TrajectoryRepository(session)
-            while (row := await trajectories.next_claimable()) is not None:
-                trajectory_id, attempts, last_error = row
-                if attempts < self.max_attempts:
-                    return Claim(trajectory_id, await trajectories.lease(trajectory_id, self.lease_seconds))
-                # Its last attempt ended with its worker: a crash, a kill, an out-of-memory stop.
-                reason = (
-                    f"processing was cut off {attempts} times: the worker stopped mid-job each time "
-                    "(a crash, a kill or out of memory)"
-                    + (f"; last error: {last_error}" if last_error else "")
-                )
-                await trajectories.reject(trajectory_id, reason)
-                self.stats.rejected += 1
-                log.error("trajectory %s rejected: %s", trajectory_id, reason)
-        return None
+            while rows := await trajectories.claimable(self.claim_batch):
+                taken: list[Trajectory] = []
+                for row in rows:
+                    if row.attempts >= self.max_attempts:
+                        self._reject_exhausted(row)
+                        await trajectories.reject(row.id, self._exhausted_reason(row))
+                        continue
+                    if row.attempts > 0:
+                        # A retry may be what stopped a worker: alone, it costs no neighbour an attempt.
+                        taken = taken or [row]
+                        break
+                    taken.append(row)
+                if taken:
+                    attempts = await trajectories.lease_all([t.id for t in taken], self.lease_seconds)
+                    return [(Claim(t.id, attempts[t.id]), t) for t in taken]
+        return []
 
-    async def _process(self, claim: Claim) -> JobResult | None:
+    @staticmethod
+    def _exhausted_reason(row: Trajectory) -> str:
+        # Its last attempt ended with its worker: a crash, a kill, an out-of-memory stop.
+        return (
+            f"processing was cut off {row.attempts} times: the worker stopped mid-job each time "
+            "(a crash, a kill or out of memory)"
+            + (f"; last error: {row.last_error}" if row.last_error else "")
+        )
+
+    def _reject_exhausted(self, row: Trajectory) -> None:
+        self.stats.rejected += 1
+        log.error("trajectory %s rejected: %s", row.id, self._exhausted_reason(row))
+
+    async def _embed_ahead(self, trajectories: list[Trajectory]) -> EmbeddingService:
+        """The batch's texts in one encoder request; its jobs find their vectors in hand. Should this
+        fail, each job embeds its own (and meets the error, counted on its own trajectory)."""
+        texts: list[str] = []
+        for trajectory in trajectories:
+            # A trajectory whose texts cannot be made meets the error again in its job, counted there.
+            with contextlib.suppress(Exception):
+                texts.extend(self.service.texts_to_embed(trajectory))
+        unique = list(dict.fromkeys(texts))
+        if len(trajectories) < 2 or not unique:
+            return self.embeddings
+        try:
+            async with asyncio.timeout(self.job_timeout):
+                vectors = await self.embeddings.embed_texts(unique)
+        except Exception as exc:
+            log.warning("could not embed a claimed batch ahead (each job embeds its own): %s", exc)
+            return self.embeddings
+        return KnownEmbeddings(self.embeddings, dict(zip(unique, vectors, strict=True)))
+
+    async def _give_back(self, claims: list[Claim]) -> None:
+        """Release claims whose jobs never started: their attempts are given back, their leases end."""
         async with self.sessionmaker() as session, session.begin():
-            await self._limit(session)
-            trajectory = await TrajectoryRepository(session).relock(claim.trajectory_id, claim.attempt)
+            repo = TrajectoryRepository(session)
+            for claim in claims:
+                await repo.end_attempt(
+                    claim.trajectory_id, claim.attempt, error=None, max_attempts=self.max_attempts
+                )
+
+    async def _process(self, claim: Claim, embeddings: EmbeddingService) -> JobResult | None:
+        async with self.sessionmaker() as session, session.begin():
+            trajectory = await TrajectoryRepository(session).relock(
+                claim.trajectory_id, claim.attempt, settings=await self._limits(session)
+            )
             if trajectory is None:
                 return None
-            return await self.service.process(session, trajectory, self.embeddings)
+            return await self.service.process(session, trajectory, embeddings)
 
-    async def _limit(self, session: AsyncSession) -> None:
-        """Let the server end this job's session if its worker dies or hangs (not only the worker)."""
+    async def _limits(self, session: AsyncSession) -> dict[str, str]:
+        """Let the server end this job's session if its worker dies or hangs (not only the worker):
+        set for the job's transaction by the statement that re-locks its trajectory."""
         version = (await session.connection()).dialect.server_version_info or (0,)
         limits = {"client_connection_check_interval": str(_CLIENT_CHECK_MS)}
         if version >= (17,):
             limits["transaction_timeout"] = str(
                 int((self.job_timeout + _SERVER_TIMEOUT_GRACE_SECONDS) * 1000)
             )
-        await set_local(session, limits)
+        return limits
 
     async def _failed(self, claim: Claim, exc: Exception) -> None:
         """End the attempt: record its error (rejecting at the limit), or give a transient one back."""
@@ -336,6 +415,7 @@ def start_in_process_worker(runtime: Runtime) -> BackgroundWorker | None:
         concurrency=settings.worker_concurrency,
         poll_seconds=settings.worker_poll_seconds,
         max_attempts=settings.worker_max_attempts,
+        claim_batch=settings.worker_claim_batch,
         service=EvolutionService.from_settings(settings),
         job_timeout=settings.worker_job_timeout_seconds,
     )

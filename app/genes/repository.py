@@ -254,12 +254,15 @@ class GeneRepository:
         )
         return set(rows.scalars())
 
-    async def insert_task_keys(self, rows: list[dict[str, Any]]) -> None:
-        await self.session.execute(
+    async def insert_task_keys(self, rows: list[dict[str, Any]]) -> int:
+        """Insert the keys the Gene does not have yet; how many were new."""
+        result = await self.session.execute(
             pg_insert(GeneTaskKey)
             .values(rows)
             .on_conflict_do_nothing(constraint="uq_gene_task_keys_gene_text")
+            .returning(GeneTaskKey.id)
         )
+        return len(result.all())
 
     async def trajectory_tasks(self, trajectory_ids: Sequence[uuid.UUID]) -> list[str]:
         rows = await self.session.execute(

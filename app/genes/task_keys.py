@@ -41,12 +41,15 @@ async def add_task_keys(
     if not wanted:
         return 0
     repo = GeneRepository(session)
-    known = set() if new_gene else await repo.task_key_hashes(gene_id, list(wanted))
+    # With every vector in hand (embedded ahead with the job's other texts) there is nothing to save
+    # by looking up which keys exist: the insert skips them (one statement instead of two).
+    in_hand = all(embeddings.in_hand(d) is not None for d in wanted.values())
+    known = set() if new_gene or in_hand else await repo.task_key_hashes(gene_id, list(wanted))
     new = [(sha, d) for sha, d in wanted.items() if sha not in known]
     if not new:
         return 0
     vectors = await embeddings.embed_texts([d for _, d in new])
-    await repo.insert_task_keys(
+    return await repo.insert_task_keys(
         [
             {
                 "gene_id": gene_id,
@@ -59,15 +62,20 @@ async def add_task_keys(
             for (sha, d), vector in zip(new, vectors, strict=True)
         ]
     )
-    return len(new)
 
 
 async def add_trajectory_keys(
-    session: AsyncSession, embeddings: EmbeddingService, gene_id: str, trajectory_ids: Sequence[uuid.UUID]
+    session: AsyncSession,
+    embeddings: EmbeddingService,
+    gene_id: str,
+    trajectory_ids: Sequence[uuid.UUID],
+    tasks: Sequence[str] | None = None,
 ) -> int:
+    """The trajectories' tasks as keys; `tasks`: their descriptions, when the caller has them."""
     if not trajectory_ids:
         return 0
-    tasks = await GeneRepository(session).trajectory_tasks(trajectory_ids)
+    if tasks is None:
+        tasks = await GeneRepository(session).trajectory_tasks(trajectory_ids)
     return await add_task_keys(session, embeddings, gene_id, "trajectory", tasks)
 
 

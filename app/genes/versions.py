@@ -230,11 +230,17 @@ class VersionWriter:
         return version
 
     async def link(
-        self, version: GeneVersion, trajectory_ids: Sequence[uuid.UUID], role: EvidenceRole
+        self,
+        version: GeneVersion,
+        trajectory_ids: Sequence[uuid.UUID],
+        role: EvidenceRole,
+        tasks: Sequence[str] | None = None,
     ) -> None:
+        """Record the trajectories as the version's evidence; `tasks`: their task descriptions, when
+        the caller has them in hand (else they are read)."""
         await self.repo.link_trajectories(version.id, trajectory_ids, role)
         # The merged runs' tasks become search keys of the Gene: how users met the problem.
-        await add_trajectory_keys(self.repo.session, self.embeddings, version.gene_id, trajectory_ids)
+        await add_trajectory_keys(self.repo.session, self.embeddings, version.gene_id, trajectory_ids, tasks)
 
     async def record(self, event: dict[str, Any]) -> int:
         """An evolution event: one change to a Gene, with what it did to the guards."""

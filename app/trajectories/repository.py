@@ -10,6 +10,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 from sqlalchemy import ColumnElement, Row, func, literal, or_, select, tuple_, update
+from sqlalchemy.dialects.postgresql import ARRAY, UUID
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
@@ -245,6 +246,38 @@ class TrajectoryRepository:
         )
         return (await self.session.execute(stmt)).first()
 
+    async def claimable(self, limit: int) -> Sequence[Trajectory]:
+        """Lock up to `limit` of the oldest pending trajectories that no job holds and no lease covers."""
+        stmt = (
+            select(Trajectory)
+            .where(
+                Trajectory.state == TrajectoryState.pending.value,
+                or_(Trajectory.claimed_until.is_(None), Trajectory.claimed_until < func.now()),
+            )
+            .order_by(Trajectory.received_at, Trajectory.id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+            .execution_options(populate_existing=True)
+        )
+        return (await self.session.scalars(stmt)).all()
+
+    async def lease_all(self, trajectory_ids: Sequence[uuid.UUID], seconds: float) -> dict[uuid.UUID, int]:
+        """Count an attempt on each and hold the i-th (from 0) for (i + 1) × `seconds`: a batch's
+        jobs run one after the other. Each one's attempt number."""
+        position = func.array_position(
+            literal(list(trajectory_ids), ARRAY(UUID(as_uuid=True))), Trajectory.id
+        )
+        rows = await self.session.execute(
+            update(Trajectory)
+            .where(Trajectory.id.in_(list(trajectory_ids)))
+            .values(
+                attempts=Trajectory.attempts + 1,
+                claimed_until=func.now() + func.make_interval(0, 0, 0, 0, 0, 0, position * seconds),
+            )
+            .returning(Trajectory.id, Trajectory.attempts)
+        )
+        return {row[0]: int(row[1]) for row in rows}
+
     async def lease(self, trajectory_id: uuid.UUID, seconds: float) -> int:
         """Count an attempt and hold the trajectory for `seconds`; the attempt's number."""
         attempt = await self.session.scalar(
@@ -259,19 +292,27 @@ class TrajectoryRepository:
         assert attempt is not None
         return int(attempt)
 
-    async def relock(self, trajectory_id: uuid.UUID, attempt: int) -> Trajectory | None:
-        """The job's own lock on its trajectory; None if it is no longer this attempt's to process."""
+    async def relock(
+        self, trajectory_id: uuid.UUID, attempt: int, *, settings: dict[str, str] | None = None
+    ) -> Trajectory | None:
+        """The job's own lock on its trajectory; None if it is no longer this attempt's to process.
+
+        `settings`: PostgreSQL settings for the rest of the transaction (SET LOCAL), set by the same
+        statement (one round trip), before the job waits for any lock."""
+        # Computed with the row it returns (no row, no job: then nothing needs them).
+        limits = [func.set_config(name, value, True) for name, value in (settings or {}).items()]
         stmt = (
-            select(Trajectory)
+            select(Trajectory, *limits)
             .where(
                 Trajectory.id == trajectory_id,
                 Trajectory.state == TrajectoryState.pending.value,
                 Trajectory.attempts == attempt,
             )
-            .with_for_update(skip_locked=True)
+            .with_for_update(of=Trajectory, skip_locked=True)
             .execution_options(populate_existing=True)
         )
-        return await self.session.scalar(stmt)
+        row = (await self.session.execute(stmt)).first()
+        return None if row is None else row[0]
 
     async def reject(self, trajectory_id: uuid.UUID, reason: str) -> None:
         await self.session.execute(

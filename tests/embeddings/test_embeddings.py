@@ -16,6 +16,7 @@ import pytest
 from app.embeddings import EmbeddingService
 from app.embeddings.base import Vectors
 from app.embeddings.onnx_backend import OnnxEmbedder
+from app.embeddings.service import KnownEmbeddings
 
 TEXTS = [
     "pytest-asyncio tests hang forever because an await never returns",
@@ -63,6 +64,43 @@ async def test_queries_are_cached_and_batched(embeddings: EmbeddingService) -> N
         assert len(counting.calls) == before and again is results[-1]
         await service.embed_query(TEXTS[0])  # evicted by the LRU bound of 3
         assert len(counting.calls) == before + 1
+    finally:
+        service.close()
+
+
+async def test_embed_many_sends_the_uncached_texts_as_one_run(embeddings: EmbeddingService) -> None:
+    counting = CountingEmbedder(embeddings)
+    service = EmbeddingService(counting, cache_size=16, lanes=2, batch_size=8)
+    try:
+        cached = await service.embed_query(TEXTS[0])
+        counting.calls.clear()
+        vectors = await service.embed_many([*TEXTS, TEXTS[1]])
+        # Two free lanes, yet one model run: the four texts not cached, once each (not one run per text).
+        assert counting.calls == [4]
+        assert vectors[0] is cached and vectors[1] is vectors[-1]
+        direct = embeddings.embedder.encode(TEXTS)
+        for got, expected in zip(vectors, direct, strict=False):
+            assert float(got @ expected) > 0.9999
+        assert await service.embed_many(TEXTS) and counting.calls == [4]  # all cached now
+    finally:
+        service.close()
+
+
+async def test_known_vectors_are_not_encoded_again(embeddings: EmbeddingService) -> None:
+    counting = CountingEmbedder(embeddings)
+    service = EmbeddingService(counting, cache_size=0)
+    try:
+        ahead = await service.embed_texts(TEXTS[:3])
+        known = KnownEmbeddings(service, dict(zip(TEXTS[:3], ahead, strict=True)))
+        counting.calls.clear()
+        assert known.in_hand(TEXTS[0]) is not None and known.in_hand(TEXTS[3]) is None
+        mixed = await known.embed_texts([TEXTS[3], TEXTS[0], TEXTS[4]])
+        assert counting.calls == [2]  # only the two it did not hold
+        assert float(mixed[1] @ ahead[0]) > 0.9999
+        assert [float(v @ w) for v, w in zip(await known.embed_many(TEXTS[:3]), ahead, strict=True)] == [
+            pytest.approx(1.0, abs=1e-4)
+        ] * 3
+        assert counting.calls == [2]
     finally:
         service.close()
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.auth.principal import Role
@@ -46,9 +46,8 @@ async def _submit(sessionmaker: async_sessionmaker[AsyncSession], index: int, **
         "family": "code_generation",
         "description": "Run the client's tests offline",
     }
-    body = trajectory_in(
-        task=task, gene_id=GENE_ID, guards=[f"Do not call endpoint number {index} from tests"], **overrides
-    )
+    overrides.setdefault("guards", [f"Do not call endpoint number {index} from tests"])
+    body = trajectory_in(task=task, gene_id=GENE_ID, **overrides)
     async with sessionmaker.begin() as session:
         return (await trajectory_service.submit(session, body)).id
 
@@ -159,7 +158,87 @@ async def test_graceful_stop_finishes_the_job_in_hand_and_claims_no_other(
     await asyncio.wait_for(task, 30)
     slow.close()
     assert (await _state(committed, first)).state == "merged"
-    assert (await _state(committed, second)).state == "pending"
+    # Claimed in the same batch as the first, never started: given back untouched, attempt and all.
+    left = await _state(committed, second)
+    assert left.state == "pending" and left.attempts == 0 and left.claimed_until is None
+
+
+async def test_a_claim_takes_a_batch_of_new_trajectories_but_a_retried_one_alone(
+    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+) -> None:
+    await _publish(committed, embeddings)
+    ids = [await _submit(committed, index) for index in range(6)]
+    async with committed.begin() as session:  # the third was tried once already (its worker died)
+        await session.execute(update(Trajectory).where(Trajectory.id == ids[2]).values(attempts=1))
+    worker = _worker(committed, scratch_url, embeddings, claim_batch=4, lease_seconds=30)
+
+    async def claim() -> list[tuple[uuid.UUID, int, float]]:
+        claims = await worker._claim()
+        async with committed() as session:
+            leases = dict(
+                (
+                    await session.execute(
+                        select(
+                            Trajectory.id, func.extract("epoch", Trajectory.claimed_until - func.now())
+                        ).where(Trajectory.id.in_([c.trajectory_id for c, _ in claims]))
+                    )
+                ).all()
+            )
+        return [(c.trajectory_id, c.attempt, float(leases[c.trajectory_id])) for c, _ in claims]
+
+    # The new ones up to the retried one; the i-th leased for i x 30 s (its job waits for those before it).
+    first = await claim()
+    assert [(i, a) for i, a, _ in first] == [(ids[0], 1), (ids[1], 1)]
+    assert 25 < first[0][2] <= 30 and 55 < first[1][2] <= 60
+    # The retried one alone: should it be what stops workers, it costs no neighbour an attempt.
+    assert [(i, a) for i, a, _ in await claim()] == [(ids[2], 2)]
+    # Then up to claim_batch new ones.
+    assert [i for i, _, _ in await claim()] == ids[3:6]
+    assert await claim() == []
+
+
+async def test_a_batch_is_embedded_in_one_request_and_merges_as_one_by_one(
+    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+) -> None:
+    await _publish(committed, embeddings)
+    guards = [
+        "Do not call the billing endpoint from tests",
+        "Never edit the generated lockfile by hand",
+        "Avoid sleeping in async fixtures; await the readiness event instead",
+        "Do not read secrets from the environment in unit tests",
+    ]
+    ids = [await _submit(committed, index, guards=[guard]) for index, guard in enumerate(guards)]
+    counting = CountingEmbedder(embeddings.embedder)
+    service = EmbeddingService(counting, cache_size=0, batch_size=64)
+    stats = await _worker(committed, scratch_url, service, concurrency=1, claim_batch=4).run(drain=True)
+    service.close()
+    assert stats.merged == 4 and stats.failed == 0
+    # The four runs' guards, routing texts and tasks went to the encoder as one request, shortest first.
+    first = counting.calls[0]
+    assert first == sorted(first, key=len)
+    assert set(guards) <= set(first)
+    assert "Run the client's tests offline" in first  # the task, a search key of the Gene
+    async with committed() as session:
+        versions = (await session.scalars(select(GeneVersion).order_by(GeneVersion.version))).all()
+        merged = [await _state(committed, i) for i in ids]
+    # One version per run, in claim order, each adding its run's guard to the one before.
+    assert [v.version for v in versions] == [1, 2, 3, 4, 5]
+    assert [t.result_asset_id for t in merged] == [v.asset_id for v in versions[1:]]
+    for index, version in enumerate(versions[1:]):
+        served = set(guards_of(version.document))
+        assert set(guards[: index + 1]) <= served and not served & set(guards[index + 1 :])
+
+
+class CountingEmbedder:
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.calls: list[list[str]] = []
+
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        self.calls.append(list(texts))
+        vectors: Vectors = self.inner.encode(texts)
+        return vectors
 
 
 async def test_a_job_cut_off_mid_way_leaves_the_trajectory_pending(

@@ -1,0 +1,133 @@
+"""Where one evolution worker's time goes: statements per merge, encoder runs, time per stage.
+
+bench/evolution.py's workload (20 Genes, trajectories naming them, 2 unique producer guards each)
+drained by one in-process worker (GENEBANK_WORKER_CONCURRENCY slots, GENEBANK_WORKER_CLAIM_BATCH),
+beside the raw embedding of the same kind of guard texts measured in the same run. Prints the
+statements the merges sent (counted on the engine, by kind), the texts and model runs that reached
+the embedder, and the median and total time of the worker's stages; `--cprofile` adds a profile.
+
+    python bench/evolution_profile.py [--trajectories 200] [--cprofile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import os
+import pstats
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from evolution import commit_batch, publish_genes, raw_embedding, trajectory_body
+from harness import scratch_database
+from sqlalchemy import event
+
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.embeddings import create_embedding_service
+from app.embeddings.base import Vectors
+from app.evolution.service import EvolutionService
+from app.evolution.worker import EvolutionWorker
+
+
+def timed(owner: type, name: str, stages: dict[str, list[float]]) -> None:
+    original: Callable[..., Awaitable[Any]] = getattr(owner, name)
+
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await original(*args, **kwargs)
+        finally:
+            stages.setdefault(f"{owner.__name__}.{name}", []).append(time.perf_counter() - start)
+
+    setattr(owner, name, wrapper)
+
+
+async def drain(url: str, settings: Settings, count: int) -> None:
+    engine = create_engine(url, settings)
+    statements: Counter[str] = Counter()
+
+    @event.listens_for(engine.sync_engine, "before_cursor_execute")
+    def count_statement(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        statements[" ".join(statement.split())[:100]] += 1
+
+    embeddings = create_embedding_service(settings)
+    encoded = {"texts": 0, "runs": 0}
+    encode = embeddings.embedder.encode
+
+    def counting(texts: Sequence[str]) -> Vectors:
+        encoded["texts"] += len(texts)
+        encoded["runs"] += 1
+        return encode(texts)
+
+    embeddings.embedder.encode = counting  # type: ignore[method-assign]
+    stages: dict[str, list[float]] = {}
+    timed(EvolutionService, "_prepare", stages)
+    timed(EvolutionService, "_merge", stages)
+    timed(EvolutionWorker, "_claim", stages)
+    timed(EvolutionWorker, "_process", stages)
+    worker = EvolutionWorker(
+        sessionmaker=create_sessionmaker(engine),
+        database_url=url,
+        embeddings=embeddings,
+        concurrency=settings.worker_concurrency,
+        claim_batch=settings.worker_claim_batch,
+        service=EvolutionService.from_settings(settings),
+    )
+    start = time.perf_counter()
+    stats = await worker.run(drain=True)
+    elapsed = time.perf_counter() - start
+    embeddings.close()
+    await engine.dispose()
+    total = sum(statements.values())
+    print(
+        f"merged {stats.merged}, rejected {stats.rejected} in {elapsed:.1f} s: {count / elapsed:.1f} traj/s"
+    )
+    print(
+        f"statements {total} ({total / count:.1f} a trajectory); embedder: {encoded['texts']} texts "
+        f"({encoded['texts'] / count:.1f} a trajectory) in {encoded['runs']} model runs "
+        f"({encoded['runs'] / count:.2f} a trajectory)"
+    )
+    for statement, times in statements.most_common(30):
+        print(f"{times / count:6.2f}  {statement}")
+    for name, values in stages.items():
+        print(
+            f"{name:<32} n={len(values):<5} median {statistics.median(values) * 1000:7.1f} ms  "
+            f"total {sum(values):6.1f} s"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--trajectories", type=int, default=200)
+    parser.add_argument("--cprofile", action="store_true")
+    args = parser.parse_args()
+    rng = random.Random(20261202)
+    settings = Settings()
+    with scratch_database("genebank_bench_evolution_profile") as url:
+        settings = settings.model_copy(update={"database_url": url})
+        baseline = create_embedding_service(settings.model_copy(update={"embedding_cache_size": 0}))
+        asyncio.run(publish_genes(url, baseline))
+        raw = raw_embedding(baseline, [trajectory_body(rng, i, 2) for i in range(args.trajectories)])
+        baseline.close()
+        bodies = [trajectory_body(rng, args.trajectories + i, 2) for i in range(args.trajectories)]
+        asyncio.run(commit_batch(url, bodies))
+        print(f"raw embedding (service): {raw:.1f} traj/s; load average {os.getloadavg()[0]:.1f}")
+        profile = cProfile.Profile() if args.cprofile else None
+        if profile is not None:
+            profile.enable()
+        asyncio.run(drain(url, settings, args.trajectories))
+        if profile is not None:
+            profile.disable()
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+
+
+if __name__ == "__main__":
+    main()
