@@ -90,6 +90,13 @@ class GeneRepository:
         )
         return set(found)
 
+    async def known_genes(self, gene_ids: Sequence[str]) -> set[str]:
+        """Which of these Gene ids are lineages already (a bulk publish founds the others set-wise)."""
+        if not gene_ids:
+            return set()
+        found = await self.session.scalars(select(Gene.id).where(Gene.id.in_(list(set(gene_ids)))))
+        return set(found)
+
     async def get_gene(self, gene_id: str) -> Gene | None:
         return await self.session.get(Gene, gene_id)
 
