@@ -16,12 +16,12 @@ its encode (ORM rows, SAVEPOINTs, the vector sent and read back). A batch instea
    feed rows, the webhooks' outbox —, gene_task_keys, evolution_events), as soon as the chunk's
    vectors are there: the next chunks encode meanwhile. Every other item (a known document, a next
    version, a lineage id sent twice, a trajectory cited or inline) is published by the single
-   publish's code in its own SAVEPOINT.
+   publish's code in its own SAVEPOINT. The statements are GeneRepository.found_lineages.
 
 A chunk writes exactly the rows the single publish of each of its items writes (tests/genes/
 test_batch_rows.py compares them). Should a chunk fail in the database (a concurrent publish took
 one of its ids, anything else), its SAVEPOINT is rolled back and its items are published one by
-one, each judged alone, so one item cannot take the others down.
+one, each judged alone as the single publish judges it: one item does not take the chunk down.
 """
 
 from __future__ import annotations
@@ -32,14 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import Principal
 from app.cpu import THREADS, CpuPool
 from app.embeddings import EmbeddingService
 from app.errors import AppError, ValidationFailed
-from app.genes.indexing import TEXT_SEARCH_CONFIG, embedding_text, signal_words
+from app.genes.indexing import embedding_text, signal_words
 from app.genes.repository import GeneRepository
 from app.genes.schemas import PublishRequest
 from app.genes.task_keys import _sha as task_key_sha
@@ -121,7 +120,7 @@ class Fresh:
     category: str
     task_family: str | None
     gene_producer_model: str
-    version: tuple[Any, ...]  # the gene_versions columns of VERSION_COLUMNS but the vector
+    version: tuple[Any, ...]  # the columns of repository.FIRST_VERSIONS, but the vector
     task_key: str | None  # the redacted, stripped task description (a search key), if any
     guards: str  # guards_added of its published event (JSON)
     texts: list[str] = field(default_factory=list)
@@ -180,63 +179,6 @@ def prepare(planned: Planned, index: int) -> Fresh | AppError:
 
 def prepare_all(planned: Sequence[tuple[int, Planned]]) -> list[Fresh | AppError]:
     return [prepare(item, index) for index, item in planned]
-
-
-GENES = """
-INSERT INTO genes (id, category, task_family, current_version, current_asset_id, producer_model,
-    owner_key_id, updated_at)
-SELECT g.id, g.category, g.task_family, 1, g.asset_id, g.producer_model, %(owner)s, now()
-FROM unnest(%(ids)s::text[], %(categories)s::text[], %(families)s::text[], %(assets)s::text[],
-    %(models)s::text[]) WITH ORDINALITY AS g (id, category, task_family, asset_id, producer_model, n)
-ORDER BY g.n
-ON CONFLICT (id) DO NOTHING
-RETURNING id
-"""
-VERSION_COLUMNS = (
-    "gene_id, asset_id, generation_meta, canonical_json, document_json, document, producer_model,"
-    " provenance_kind, verifier, task_id, task_family, task_description, cost_tokens, cost_attempts,"
-    " cost_seconds, summary, signal_text, strategy, preconditions, avoid"
-)
-VERSION_TYPES = (
-    "text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "text",
-    "bigint", "integer", "double precision", "text", "text", "text", "text", "text",
-)  # fmt: skip
-_UNNEST = ", ".join(f"%(c{i})s::{kind}[]" for i, kind in enumerate(VERSION_TYPES))
-VERSIONS = f"""
-INSERT INTO gene_versions (gene_id, version, asset_id, parent_asset_id, generation_meta,
-    canonical_json, document_json, document, producer_model, provenance_kind, verifier, task_id,
-    task_family, task_description, cost_tokens, cost_attempts, cost_seconds, published_by, reason,
-    embedding, embedding_model, search_tsv, signals_tsv, valid_from)
-SELECT v.gene_id, 1, v.asset_id, NULL, v.generation_meta::jsonb, v.canonical_json, v.document_json,
-    v.document::jsonb, v.producer_model, v.provenance_kind, v.verifier::jsonb, v.task_id,
-    v.task_family, v.task_description, v.cost_tokens, v.cost_attempts, v.cost_seconds, %(key)s,
-    'published', v.embedding::vector, %(model)s,
-    setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.summary), 'A')
-    || setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.signal_text), 'A')
-    || setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.strategy), 'B')
-    || setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.preconditions), 'C')
-    || setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.avoid), 'D'),
-    to_tsvector('simple'::regconfig, v.signal_text), now()
-FROM unnest({_UNNEST}, %(vectors)s::text[]) WITH ORDINALITY
-    AS v ({VERSION_COLUMNS}, embedding, n)
-ORDER BY v.n
-"""  # noqa: S608 (constants)
-TASK_KEYS = """
-INSERT INTO gene_task_keys (gene_id, source, text_sha256, description, embedding, embedding_model)
-SELECT k.gene_id, 'version', k.sha, k.description, k.embedding::vector, %(model)s
-FROM unnest(%(ids)s::text[], %(shas)s::text[], %(descriptions)s::text[], %(vectors)s::text[])
-    WITH ORDINALITY AS k (gene_id, sha, description, embedding, n)
-ORDER BY k.n
-ON CONFLICT ON CONSTRAINT uq_gene_task_keys_gene_text DO NOTHING
-"""
-EVENTS = """
-INSERT INTO evolution_events (gene_id, kind, trajectory_ids, guards_added, guards_merged,
-    guards_dropped, old_asset_id, new_asset_id, old_version, new_version, actor)
-SELECT e.gene_id, %(kind)s, '{}', e.guards::jsonb, '[]', '[]', NULL, e.asset_id, NULL, 1, %(actor)s
-FROM unnest(%(ids)s::text[], %(assets)s::text[], %(guards)s::text[]) WITH ORDINALITY
-    AS e (gene_id, asset_id, guards, n)
-ORDER BY e.n
-"""
 
 
 class ChunkTaken(Exception):
@@ -307,17 +249,8 @@ async def write_chunk(
     encoded. Raises ChunkTaken when one of its Gene ids exists by then."""
     vectors = await embeddings.embed_texts([text for fresh in chunk for text in fresh.texts])
     genes, versions, keys, events = await cpu.run(0, chunk_params, chunk, vectors, actor, embeddings.name)
-    connection = await session.connection()
-    raw = (await connection.get_raw_connection()).driver_connection
-    assert isinstance(raw, psycopg.AsyncConnection)
-    async with raw.cursor() as cursor:
-        await cursor.execute(GENES, genes)
-        if len(await cursor.fetchall()) != len(chunk):
-            raise ChunkTaken
-        await cursor.execute(VERSIONS, versions)
-        if keys is not None:
-            await cursor.execute(TASK_KEYS, keys)
-        await cursor.execute(EVENTS, events)
+    if not await GeneRepository(session).found_lineages(genes, versions, keys, events):
+        raise ChunkTaken
 
 
 def founds_lineage(planned: Planned) -> bool:
