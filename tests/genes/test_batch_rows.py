@@ -8,6 +8,7 @@ outbox), run links — with the ids mapped across.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +18,13 @@ import numpy as np
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import migrate
+from app.auth.principal import SYSTEM
+from app.config import Settings
+from app.db import create_engine, create_sessionmaker
+from app.embeddings import EmbeddingService
+from app.genes.schemas import PublishRequest
+from app.genes.service import Published, gene_service
 from app.gep.canonical import compute_asset_id
 from tests.factories import gene_doc, publish_payload
 
@@ -218,3 +226,50 @@ async def test_a_chunk_the_database_refuses_is_published_item_by_item(
     assert [row["asset_id"] for row in found["feed_events"]] == [
         r["asset_id"] for r in results if r["status"] == 201
     ]
+
+
+async def test_a_batch_racing_another_for_the_same_new_genes_answers_them_as_found(
+    scratch_url: str, embeddings: EmbeddingService
+) -> None:
+    """Two transactions publish the same new Genes as a batch. The second found them unknown, so it
+    writes them set-wise and waits on the first's uncommitted Gene ids; once the first commits, its
+    chunk finds the ids taken, is rolled back, and each item is published alone: found, not doubled."""
+    migrate.upgrade(scratch_url)
+    engine = create_engine(scratch_url, Settings(database_url=scratch_url))
+    sessions = create_sessionmaker(engine)
+    requests = [PublishRequest.model_validate(payload) for payload in items("race")]
+    try:
+        async with sessions() as first, sessions() as second, sessions() as watcher:
+            won = await gene_service.publish_batch(first, requests, embeddings, actor=SYSTEM)
+            racing = asyncio.create_task(
+                gene_service.publish_batch(second, requests, embeddings, actor=SYSTEM)
+            )
+            waiting = text(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            for _ in range(600):
+                if await watcher.scalar(waiting):
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the second batch never waited on the first's Gene ids")
+            assert not racing.done()
+            await first.commit()
+            lost = await racing
+            await second.commit()
+            counts = {
+                table: await watcher.scalar(text(f"SELECT count(*) FROM {table}"))
+                for table in ("genes", "gene_versions", "feed_events", "evolution_events")
+            }
+    finally:
+        await engine.dispose()
+    statuses = [(o.created, o.version.asset_id) if isinstance(o, Published) else o.status for o in won]
+    assert [s if isinstance(s, int) else s[0] for s in statuses] == [
+        True, True, True, True, True, False, True, 422, True
+    ]  # fmt: skip
+    # The loser's answers: the same versions, found (the re-sent first version too), none created.
+    assert [(o.created, o.version.asset_id) if isinstance(o, Published) else o.status for o in lost] == [
+        (False, s[1]) if isinstance(s, tuple) else s for s in statuses
+    ]
+    assert counts == {"genes": 6, "gene_versions": 7, "feed_events": 7, "evolution_events": 7}
