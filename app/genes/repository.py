@@ -168,7 +168,8 @@ class GeneRepository:
         connection = await self.session.connection()
         raw = (await connection.get_raw_connection()).driver_connection
         assert isinstance(raw, psycopg.AsyncConnection)
-        async with raw.cursor() as cursor:
+        # Binary: arrays of text go as they are, not quoted and escaped element by element.
+        async with raw.cursor(binary=True) as cursor:
             await cursor.execute(NEW_LINEAGES, genes)
             if len(await cursor.fetchall()) != len(genes["ids"]):
                 return False

@@ -273,3 +273,25 @@ async def test_a_batch_racing_another_for_the_same_new_genes_answers_them_as_fou
         (False, s[1]) if isinstance(s, tuple) else s for s in statuses
     ]
     assert counts == {"genes": 6, "gene_versions": 7, "feed_events": 7, "evolution_events": 7}
+
+
+async def test_a_chunk_whose_optional_columns_are_all_empty(
+    client_as: Callable[[str | None], httpx.AsyncClient], session: AsyncSession
+) -> None:
+    """No task, verifier, cost or guards in any item: columns of nothing but NULLs go in too."""
+    bare = [
+        publish_payload(
+            gene_doc(id=f"gene_rows_bare_{n}", summary=f"Bare Gene {n} for empty columns", avoid=None),
+            kind="manual",
+            task=None,
+            verifier=None,
+            cost=None,
+        )
+        for n in range(3)
+    ]
+    response = await client_as("producer").post("/v1/genes/batch", json=bare)
+    assert [r["status"] for r in response.json()["results"]] == [201, 201, 201]
+    found = await rows(session, "bare")
+    assert len(found["gene_versions"]) == 3 and not found["gene_task_keys"]
+    assert {row["cost_tokens"] for row in found["gene_versions"]} == {None}
+    assert {row["task_family"] for row in found["genes"]} == {None}
