@@ -11,7 +11,9 @@ Every item is judged on its own, by the single endpoint's own code: parsed stric
 transaction (`each_in_savepoint`). An item the single endpoint would refuse with a 4xx gets that
 problem document as its result and leaves nothing behind; the others are stored, and everything
 commits together at the end. An error no item can cause (the database gone) fails the request and
-stores nothing.
+stores nothing. (A Gene batch's new lineages are the exception to the one-SAVEPOINT-an-item rule:
+they are written set-wise, a chunk to a SAVEPOINT, with the rows and answers their single publishes
+would give, app/genes/bulk.py.)
 
 Rate limits count items: the request was one write when it came in; a batch of N items takes the
 other N - 1 before anything is parsed further, all or nothing. When the key's write budget cannot

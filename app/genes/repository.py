@@ -34,6 +34,7 @@ from sqlalchemy.dialects.postgresql.psycopg import dialect as psycopg_dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.genes.errors import GeneNotFound, GeneRevoked
+from app.genes.indexing import TEXT_SEARCH_CONFIG
 from app.models import (
     ApiKey,
     EvidenceRole,
@@ -45,6 +46,64 @@ from app.models import (
     Trajectory,
     version_trajectories,
 )
+
+# A batch's new lineages, set by set (app/genes/bulk.py): what the single publish writes for a first
+# version, one statement a table for a chunk of Genes, their values as arrays (unnest keeps the order).
+NEW_LINEAGES = """
+INSERT INTO genes (id, category, task_family, current_version, current_asset_id, producer_model,
+    owner_key_id, updated_at)
+SELECT g.id, g.category, g.task_family, 1, g.asset_id, g.producer_model, %(owner)s, now()
+FROM unnest(%(ids)s::text[], %(categories)s::text[], %(families)s::text[], %(assets)s::text[],
+    %(models)s::text[]) WITH ORDINALITY AS g (id, category, task_family, asset_id, producer_model, n)
+ORDER BY g.n
+ON CONFLICT (id) DO NOTHING
+RETURNING id
+"""
+VERSION_COLUMNS = (
+    "gene_id, asset_id, generation_meta, canonical_json, document_json, document, producer_model,"
+    " provenance_kind, verifier, task_id, task_family, task_description, cost_tokens, cost_attempts,"
+    " cost_seconds, summary, signal_text, strategy, preconditions, avoid"
+)
+VERSION_TYPES = (
+    "text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "text",
+    "bigint", "integer", "double precision", "text", "text", "text", "text", "text",
+)  # fmt: skip
+_UNNEST = ", ".join(f"%(c{i})s::{kind}[]" for i, kind in enumerate(VERSION_TYPES))
+FIRST_VERSIONS = f"""
+INSERT INTO gene_versions (gene_id, version, asset_id, parent_asset_id, generation_meta,
+    canonical_json, document_json, document, producer_model, provenance_kind, verifier, task_id,
+    task_family, task_description, cost_tokens, cost_attempts, cost_seconds, published_by, reason,
+    embedding, embedding_model, search_tsv, signals_tsv, valid_from)
+SELECT v.gene_id, 1, v.asset_id, NULL, v.generation_meta::jsonb, v.canonical_json, v.document_json,
+    v.document::jsonb, v.producer_model, v.provenance_kind, v.verifier::jsonb, v.task_id,
+    v.task_family, v.task_description, v.cost_tokens, v.cost_attempts, v.cost_seconds, %(key)s,
+    'published', v.embedding::vector, %(model)s,
+    setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.summary), 'A')
+    || setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.signal_text), 'A')
+    || setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.strategy), 'B')
+    || setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.preconditions), 'C')
+    || setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.avoid), 'D'),
+    to_tsvector('simple'::regconfig, v.signal_text), now()
+FROM unnest({_UNNEST}, %(vectors)s::text[]) WITH ORDINALITY
+    AS v ({VERSION_COLUMNS}, embedding, n)
+ORDER BY v.n
+"""  # noqa: S608 (constants)
+FIRST_TASK_KEYS = """
+INSERT INTO gene_task_keys (gene_id, source, text_sha256, description, embedding, embedding_model)
+SELECT k.gene_id, 'version', k.sha, k.description, k.embedding::vector, %(model)s
+FROM unnest(%(ids)s::text[], %(shas)s::text[], %(descriptions)s::text[], %(vectors)s::text[])
+    WITH ORDINALITY AS k (gene_id, sha, description, embedding, n)
+ORDER BY k.n
+ON CONFLICT ON CONSTRAINT uq_gene_task_keys_gene_text DO NOTHING
+"""
+PUBLISHED_EVENTS = """
+INSERT INTO evolution_events (gene_id, kind, trajectory_ids, guards_added, guards_merged,
+    guards_dropped, old_asset_id, new_asset_id, old_version, new_version, actor)
+SELECT e.gene_id, %(kind)s, '{}', e.guards::jsonb, '[]', '[]', NULL, e.asset_id, NULL, 1, %(actor)s
+FROM unnest(%(ids)s::text[], %(assets)s::text[], %(guards)s::text[]) WITH ORDINALITY
+    AS e (gene_id, asset_id, guards, n)
+ORDER BY e.n
+"""
 
 
 class GeneRepository:
@@ -89,6 +148,36 @@ class GeneRepository:
             select(GeneVersion.asset_id).where(GeneVersion.asset_id.in_(list(asset_ids)))
         )
         return set(found)
+
+    async def known_genes(self, gene_ids: Sequence[str]) -> set[str]:
+        """Which of these Gene ids are lineages already (a bulk publish founds the others set-wise)."""
+        if not gene_ids:
+            return set()
+        found = await self.session.scalars(select(Gene.id).where(Gene.id.in_(list(set(gene_ids)))))
+        return set(found)
+
+    async def found_lineages(
+        self,
+        genes: dict[str, Any],
+        versions: dict[str, Any],
+        task_keys: dict[str, Any] | None,
+        events: dict[str, Any],
+    ) -> bool:
+        """Write first versions of new lineages set-wise (app/genes/bulk.py); False, with nothing
+        more written, when one of the Gene ids exists (the caller rolls its SAVEPOINT back)."""
+        connection = await self.session.connection()
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert isinstance(raw, psycopg.AsyncConnection)
+        # Binary: arrays of text go as they are, not quoted and escaped element by element.
+        async with raw.cursor(binary=True) as cursor:
+            await cursor.execute(NEW_LINEAGES, genes)
+            if len(await cursor.fetchall()) != len(genes["ids"]):
+                return False
+            await cursor.execute(FIRST_VERSIONS, versions)
+            if task_keys is not None:
+                await cursor.execute(FIRST_TASK_KEYS, task_keys)
+            await cursor.execute(PUBLISHED_EVENTS, events)
+        return True
 
     async def get_gene(self, gene_id: str) -> Gene | None:
         return await self.session.get(Gene, gene_id)

@@ -13,14 +13,12 @@ from app.auth.dependencies import ProducerKey
 from app.batch import (
     GENES_PATH,
     BatchAnswer,
-    Item,
     batch_response,
-    each_in_savepoint,
     read_items,
     request_body_doc,
 )
 from app.db import ReadSessionDep, SessionDep, read_connection
-from app.errors import ValidationFailed
+from app.errors import AppError, ValidationFailed, problem_of
 from app.genes.envelope import VersionView
 from app.genes.schemas import (
     AssetIdPath,
@@ -154,26 +152,32 @@ async def publish_genes(request: Request, session: SessionDep, producer: Produce
     """Publish many Gene versions: a JSON array of POST /v1/genes bodies, or NDJSON (app/batch.py).
 
     One result per item, in order: `{"index", "status": 201|200, "gene_id", "version", "asset_id",
-    "created", "converted"}` as the single publish answers, or the item's problem document. Each item is
-    published by the single publish's code in a savepoint of its own; their texts are embedded in
-    one call to the embedder. The batch counts as one write per item against the key's limit.
+    "created", "converted"}` as the single publish answers, or the item's problem document. Each item
+    is atomic (new lineages are written set-wise, a chunk to a savepoint; any other item by the single
+    publish's code in a savepoint of its own, app/genes/bulk.py); their texts are embedded in one call
+    to the embedder. The batch counts as one write per item against the key's limit.
     """
     items = await read_items(request, PublishRequest)
     state = runtime(request)
     valid = [item.model for item in items if item.model is not None]
-    async with gene_service.bulk_embeddings(session, valid, state.embeddings, state.cpu) as (embeddings, new):
-
-        async def publish(item: Item[PublishRequest]) -> dict[str, Any]:
-            assert item.model is not None
-            published = await gene_service.publish(
-                session, item.model, embeddings, actor=producer, cpu=state.cpu, new_assets=new
-            )
-            return {
-                "status": http.HTTP_201_CREATED if published.created else http.HTTP_200_OK,
-                **_publish_answer(item.model, published).model_dump(mode="json"),
+    published = await gene_service.publish_batch(
+        session, valid, state.embeddings, actor=producer, cpu=state.cpu
+    )
+    outcomes = iter(published)
+    results: list[dict[str, Any]] = []
+    for item in items:
+        outcome = item.problem if item.model is None else next(outcomes)
+        if isinstance(outcome, AppError):
+            results.append({"index": item.index, **problem_of(outcome, instance=request.url.path)})
+            continue
+        assert isinstance(outcome, Published) and item.model is not None
+        results.append(
+            {
+                "index": item.index,
+                "status": http.HTTP_201_CREATED if outcome.created else http.HTTP_200_OK,
+                **_publish_answer(item.model, outcome).model_dump(mode="json"),
             }
-
-        results = await each_in_savepoint(session, items, publish, instance=request.url.path)
+        )
     return batch_response(request, results)
 
 

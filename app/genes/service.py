@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Container, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,6 +19,7 @@ from app.embeddings import EmbeddingService
 from app.embeddings.base import Vectors
 from app.embeddings.service import PrefetchedEmbeddings
 from app.errors import AppError, Conflict, NotFound, ValidationFailed
+from app.genes import bulk
 from app.genes.envelope import VersionView
 from app.genes.errors import GeneNotFound, GeneRevoked, NotOwner, StaleParent
 from app.genes.indexing import embedding_text
@@ -84,19 +84,7 @@ async def _reverts(repo: GeneRepository, request: PublishRequest, existing: Gene
 def _bulk_texts(requests: Sequence[PublishRequest]) -> list[tuple[str, list[str]]]:
     """Each request's asset_id and the texts its publish embeds: the document's embedding text and
     its (redacted) task description, a search key of the Gene (app/genes/task_keys.py)."""
-    planned = []
-    for request in requests:
-        raw = request.gene.hashed_fields()
-        texts = [embedding_text(raw)]
-        task = request.provenance.task
-        if (
-            task is not None
-            and task.description
-            and (description := Redactor().text(task.description).strip())
-        ):
-            texts.append(description)
-        planned.append((compute_asset_id(raw), texts))
-    return planned
+    return [(planned.asset_id, planned.texts) for planned in bulk.plan(requests)]
 
 
 @dataclass
@@ -124,18 +112,8 @@ class GeneService:
         """
         raw = request.gene.hashed_fields()
         asset_id = compute_asset_id(raw)
-        claimed = request.gene.asset_id
-        # A document with legacy fields is stored converted; the asset_id its sender computed over it
-        # as sent is accepted too (the response names the asset_id of the converted document).
-        if (
-            claimed is not None
-            and claimed != asset_id
-            and not (request.gene.legacy() and claimed == compute_asset_id(request.gene.sent_fields()))
-        ):
-            raise ValidationFailed(
-                f"asset_id {claimed} does not match the document; expected {asset_id}",
-                extra={"expected_asset_id": asset_id},
-            )
+        if mismatch := bulk.asset_mismatch(request, asset_id):
+            raise mismatch
         repo = GeneRepository(session)
         # A document stored in the meantime is still found once the Gene is locked.
         if (
@@ -155,27 +133,111 @@ class GeneService:
             elif not encoding.cancelled():
                 encoding.exception()  # retrieved: a refused publish does not log the encoder's error
 
-    @asynccontextmanager
-    async def bulk_embeddings(
+    async def publish_batch(
         self,
         session: AsyncSession,
         requests: Sequence[PublishRequest],
         embeddings: EmbeddingService,
+        *,
+        actor: Principal = SYSTEM,
         cpu: CpuPool = THREADS,
-    ) -> AsyncIterator[tuple[EmbeddingService, set[str]]]:
-        """For publishing `requests` one by one (POST /v1/genes/batch): the embeddings, with every
-        text their publishes will embed queued in one call before the first is published, and the
-        asset_ids not in the registry (for `publish(new_assets=)`); documents already there are not
-        embedded at all. Each `publish` takes its vectors as they come, so the first Genes are
-        written while the others encode."""
-        planned = await cpu.run(0, _bulk_texts, requests)
-        known = await GeneRepository(session).known_assets([asset_id for asset_id, _ in planned])
-        texts = [text for asset_id, texts in planned if asset_id not in known for text in texts]
+    ) -> list[Published | AppError]:
+        """Publish each request as `publish` would, one after the other, in one transaction; each
+        one's outcome, or the refusal (AppError) that left nothing of it behind (app/genes/bulk.py).
+
+        Every text the batch embeds is queued in one call to the embedder before anything is
+        written; known documents are not embedded at all. New lineages are written set-wise in
+        chunks as their vectors arrive, every other item by `publish` in a SAVEPOINT of its own.
+        """
+        planned = await cpu.run(0, bulk.plan, requests)
+        valid = [item for item in planned if item.problem is None]
+        known, lineages = await bulk.classify(session, valid)
+        new_assets = {item.asset_id for item in valid} - known
+        texts = [text for item in valid if item.asset_id in new_assets for text in item.texts]
         prefetched = PrefetchedEmbeddings(embeddings, texts)
+        candidates = [
+            (index, item)
+            for index, item in enumerate(planned)
+            if item.problem is None
+            and item.asset_id in new_assets
+            and item.request.gene.id not in lineages
+            and bulk.founds_lineage(item)
+        ]
+        loop = asyncio.get_running_loop()
+        prepared: dict[int, asyncio.Future[bulk.Fresh | AppError]] = {
+            index: loop.create_future() for index, _ in candidates
+        }
+
+        async def prepare() -> None:
+            # In order, a chunk at a time: the first chunk is written while the next are prepared.
+            try:
+                for start in range(0, len(candidates), bulk.CHUNK):
+                    group = candidates[start : start + bulk.CHUNK]
+                    done = await cpu.run(0, bulk.prepare_all, group)
+                    for (index, _), fresh in zip(group, done, strict=True):
+                        prepared[index].set_result(fresh)
+            except Exception as error:  # the request fails with it, where the items await it
+                for future in prepared.values():
+                    if not future.done():
+                        future.set_exception(error)
+
+        preparing = asyncio.create_task(prepare())
+        outcomes: list[Published | AppError | None] = [item.problem for item in planned]
+
+        async def one(index: int) -> None:
+            try:
+                async with session.begin_nested():
+                    outcomes[index] = await self.publish(
+                        session, requests[index], prefetched, actor=actor, cpu=cpu, new_assets=new_assets
+                    )
+            except AppError as error:
+                outcomes[index] = error
+
+        async def chunk(run: list[bulk.Fresh]) -> None:
+            try:
+                async with session.begin_nested():
+                    await bulk.write_chunk(session, run, prefetched, actor, cpu)
+            except (bulk.ChunkTaken, psycopg.Error):
+                # Judged one by one: whichever item the database refuses fails alone.
+                for fresh in run:
+                    await one(fresh.index)
+                return
+            for fresh in run:
+                outcomes[fresh.index] = Published(
+                    GeneVersion(gene_id=fresh.gene_id, version=1, asset_id=fresh.asset_id), created=True
+                )
+
         try:
-            yield prefetched, {asset_id for asset_id, _ in planned} - known
+            founded: set[str] = set()  # Gene ids an earlier item of the batch may have founded
+            run: list[bulk.Fresh] = []
+            for index, item in enumerate(planned):
+                if item.problem is not None:
+                    continue
+                gene_id = item.request.gene.id
+                if index in prepared:
+                    fresh = await prepared[index]
+                    if isinstance(fresh, AppError):
+                        outcomes[index] = fresh  # refused before any write, as `publish` does
+                        continue
+                    if gene_id not in founded:
+                        founded.add(gene_id)
+                        run.append(fresh)
+                        if len(run) == bulk.CHUNK:
+                            await chunk(run)
+                            run = []
+                        continue
+                founded.add(gene_id)
+                if run:  # written first: the rows keep the items' order
+                    await chunk(run)
+                    run = []
+                await one(index)
+            if run:
+                await chunk(run)
         finally:
+            preparing.cancel()
             prefetched.close()
+        assert all(outcome is not None for outcome in outcomes)
+        return [outcome for outcome in outcomes if outcome is not None]
 
     async def _publish_new(
         self,
@@ -194,11 +256,7 @@ class GeneService:
         size = len(request.model_dump_json())
         scrubbed = await cpu.run(size, _scrub, request, raw)
         if scrubbed.document_secrets:
-            raise ValidationFailed(
-                "the Gene document contains what looks like a secret ("
-                + ", ".join(scrubbed.document_secrets)
-                + "): a published document is served as sent, so remove it and publish again"
-            )
+            raise bulk.secret_refusal(scrubbed.document_secrets)
 
         gene_id = request.gene.id
         parent = request.gene.parent
