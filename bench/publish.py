@@ -10,7 +10,7 @@ process while the server idles:
 It also prints the server process's CPU time per publish (all its threads, the encode included).
 Targets (issue 19): 4 clients >= 0.9x the best throughput; 1 client p50 <= 1.2x one encode.
 With --compare DIR, before/after in the same run: 1-client rounds alternate between this checkout's
-server and one running DIR's code (e.g. /work/main) on the same database, each side's p50 and server
+server and one running DIR's code (e.g. a clone of main) on the same database, each side's p50 and server
 CPU a publish printed.
 
     python bench/publish.py [--seconds 10] [--backend onnx|onnx-int8] [--compare DIR [--rounds 4]]
@@ -95,7 +95,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--sample", type=int, default=300)
     parser.add_argument("--backend", choices=["onnx", "onnx-int8"], default=None)
-    parser.add_argument("--compare", type=Path, help="another checkout (e.g. /work/main): before/after")
+    parser.add_argument("--compare", type=Path, help="another checkout (e.g. a clone of main): before/after")
     parser.add_argument("--rounds", type=int, default=4, help="alternating rounds of --compare")
     args = parser.parse_args()
     settings = Settings(**({"embedding_backend": args.backend} if args.backend else {}))

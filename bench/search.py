@@ -8,7 +8,7 @@ For each size, in one run:
   Genebank server in its own process (query-embedding cache off, so every request embeds);
 - the server's peak RSS with the model loaded;
 - with --compare DIR, before/after in the same run: the same 1-client load against this checkout's
-  server and one running DIR's code (e.g. /work/main) on the same database, in alternating rounds,
+  server and one running DIR's code (e.g. a clone of main) on the same database, in alternating rounds,
   each side's p50 and its CPU per request (the server process, and PostgreSQL's when it is the
   embedded one); CPU time moves far less with other work on the machine than wall time does;
 - with --profile, where a request's time goes: the same queries through the search service in this
@@ -406,7 +406,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--backend", choices=["torch", "onnx", "onnx-int8"], default=None)
     parser.add_argument("--profile", action="store_true", help="time each stage of a search in-process")
-    parser.add_argument("--compare", type=Path, help="another checkout (e.g. /work/main): before/after")
+    parser.add_argument("--compare", type=Path, help="another checkout (e.g. a clone of main): before/after")
     parser.add_argument("--rounds", type=int, default=6, help="alternating rounds of --compare")
     args = parser.parse_args()
 

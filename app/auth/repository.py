@@ -100,6 +100,11 @@ class KeyRepository:
     async def get(self, key_id: uuid.UUID) -> ApiKey | None:
         return await self.session.get(ApiKey, key_id)
 
+    async def owners(self, key_ids: set[uuid.UUID]) -> dict[uuid.UUID, str | None]:
+        """The recorded owner of each key (None when the admin who issued it recorded none)."""
+        rows = await self.session.execute(select(ApiKey.id, ApiKey.owner).where(ApiKey.id.in_(key_ids)))
+        return {key_id: owner for key_id, owner in rows.all()}
+
     async def revoke(self, key_id: uuid.UUID) -> None:
         await self.session.execute(update(ApiKey).where(ApiKey.id == key_id).values(revoked_at=func.now()))
 

@@ -17,10 +17,10 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import ValidationError
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import Principal, Role
+from app.auth.repository import KeyRepository
 from app.config import Settings
 from app.embeddings import EmbeddingService
 from app.embeddings.service import KnownEmbeddings
@@ -48,7 +48,6 @@ from app.genes.versions import VersionReason, VersionSource, VersionWriter, guar
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument, guards_of, to_gep, with_guards
 from app.models import (
-    ApiKey,
     EventKind,
     EvidenceRole,
     Gene,
@@ -322,8 +321,7 @@ class EvolutionService:
         own): runs are independent only across owners, so two keys of one owner, colluding or not,
         count once, and neither does one key sending another task."""
         ids = {t.submitted_by for t in runs}
-        rows = (await session.execute(select(ApiKey.id, ApiKey.owner).where(ApiKey.id.in_(ids)))).all()
-        owner_of = {key_id: owner for key_id, owner in rows}
+        owner_of = await KeyRepository(session).owners(ids)
         return {owner_of.get(i) or f"key:{i}" for i in ids}
 
     async def _waiting_partners(
