@@ -24,10 +24,16 @@ from genebank.client import AsyncClient
 
 DEMO: list[dict[str, Any]] = json.loads(resources.files("app.demo").joinpath("genes.json").read_text())
 
-REFERENCE = """
-WITH vec AS (SELECT v.id, v.embedding <=> %(qvec)s AS distance
+# The vector stage as it was: the HNSW walk, or (exact) a scan of the filtered rows that MATERIALIZED
+# keeps from walking the index (an index walk may miss a row the exact scan finds).
+HNSW = """vec AS (SELECT v.id, v.embedding <=> %(qvec)s AS distance
              FROM gene_versions v JOIN genes g ON g.id = v.gene_id WHERE {where}
-             ORDER BY {order} LIMIT {limit}),
+             ORDER BY v.embedding <=> %(qvec)s LIMIT {limit})"""
+EXACT = """filtered AS MATERIALIZED (
+  SELECT v.id, v.embedding FROM gene_versions v JOIN genes g ON g.id = v.gene_id WHERE {where}),
+vec AS (SELECT id, embedding <=> %(qvec)s AS distance FROM filtered ORDER BY distance LIMIT {limit})"""
+REFERENCE = """
+WITH {vec},
 vec_r AS (SELECT id, rank() OVER (ORDER BY distance) AS r FROM vec),
 candidates AS (SELECT id FROM vec UNION SELECT unnest(%(extra)s::bigint[]))
 SELECT v.id, v.gene_id, v.version, v.asset_id, v.producer_model, v.provenance_kind, v.valid_from,
@@ -81,8 +87,12 @@ async def reference(
     consumer_model: str | None,
     exact: bool,
 ) -> dict[int, dict[str, Any]]:
-    order = "distance" if exact else "v.embedding <=> %(qvec)s"
-    sql = REFERENCE.format(where=filters.sql(), order=order, limit=limit)
+    vec = (
+        EXACT.format(where=filters.sql(), limit=limit)
+        if exact
+        else HNSW.format(where=filters.vector_sql(), limit=limit)
+    )
+    sql = REFERENCE.format(vec=vec)
     params = {
         **filters.params(),
         "qvec": vector,
