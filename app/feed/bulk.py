@@ -43,7 +43,7 @@ from app.embeddings.base import EMBEDDING_DIM
 from app.feed.mirror import Applied, MirrorError, publish_request
 from app.genes.indexing import TEXT_SEARCH_CONFIG, signal_words
 from app.genes.service import _scrub
-from app.genes.task_keys import _sha as task_key_sha
+from app.genes.task_keys import task_key_sha
 from app.genes.versions import API_ACTOR
 from app.gep.canonical import canonical_json, compute_asset_id
 from app.gep.document import guards_of

@@ -41,7 +41,7 @@ from app.errors import AppError, ValidationFailed
 from app.genes.indexing import embedding_text, signal_words
 from app.genes.repository import GeneRepository
 from app.genes.schemas import PublishRequest
-from app.genes.task_keys import _sha as task_key_sha
+from app.genes.task_keys import task_key_sha
 from app.genes.versions import API_ACTOR
 from app.gep.canonical import canonical_json, compute_asset_id
 from app.gep.document import guards_of

@@ -20,7 +20,7 @@ from app.genes.repository import GeneRepository
 BATCH = 256
 
 
-def _sha(description: str) -> str:
+def task_key_sha(description: str) -> str:
     """The key's identity: the description with its whitespace and case normalised."""
     return hashlib.sha256(" ".join(description.split()).lower().encode()).hexdigest()
 
@@ -37,7 +37,7 @@ async def add_task_keys(
     """Embed and store the descriptions this Gene does not have yet; the number added.
 
     `new_gene`: the Gene was created in this transaction, so it has no keys to look up."""
-    wanted = {_sha(d): d.strip() for d in descriptions if d and d.strip()}
+    wanted = {task_key_sha(d): d.strip() for d in descriptions if d and d.strip()}
     if not wanted:
         return 0
     repo = GeneRepository(session)
