@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
 from app.models import (
+    PROVENANCE_COLUMNS,
     ApiKey,
     EvidenceRole,
     EvolutionEvent,
@@ -117,15 +118,7 @@ class EvolutionRepository:
                         GeneVersion.embedding,
                         GeneVersion.embedding_model,
                         # The strategy's provenance, which a version that only changes guards keeps.
-                        GeneVersion.producer_model,
-                        GeneVersion.provenance_kind,
-                        GeneVersion.verifier,
-                        GeneVersion.task_id,
-                        GeneVersion.task_family,
-                        GeneVersion.task_description,
-                        GeneVersion.cost_tokens,
-                        GeneVersion.cost_attempts,
-                        GeneVersion.cost_seconds,
+                        *PROVENANCE_COLUMNS,
                         GeneVersion.published_by,
                         GeneVersion.generation_meta,  # how the document was made, kept likewise
                     )

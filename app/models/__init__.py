@@ -7,7 +7,7 @@ from app.models.base import Base
 from app.models.evolution_event import EventKind, EvolutionEvent
 from app.models.feed import FeedEvent
 from app.models.gene import Gene, GeneStatus
-from app.models.gene_version import GeneTaskKey, GeneVersion, ProvenanceKind
+from app.models.gene_version import PROVENANCE_COLUMNS, GeneTaskKey, GeneVersion, ProvenanceKind
 from app.models.guard import Guard, GuardState, guard_backers, guard_evidence
 from app.models.idempotency_key import TrajectoryKey
 from app.models.outcome import GeneQuality, GeneStatusChange, Outcome, ProducerReputation
@@ -16,6 +16,7 @@ from app.models.webhook import EVENT_TYPES, WebhookDelivery, WebhookSubscription
 
 __all__ = [
     "EVENT_TYPES",
+    "PROVENANCE_COLUMNS",
     "SYSTEM_KEY_ID",
     "SYSTEM_KEY_NAME",
     "A2AAsset",

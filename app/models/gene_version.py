@@ -138,6 +138,21 @@ class GeneVersion(Base):
     valid_to: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+# A version's provenance as every reader of a version's facts loads it: the strategy's producer, kind,
+# verifier, task and cost (what a version that only changes guards keeps from the one before).
+PROVENANCE_COLUMNS = (
+    GeneVersion.producer_model,
+    GeneVersion.provenance_kind,
+    GeneVersion.verifier,
+    GeneVersion.task_id,
+    GeneVersion.task_family,
+    GeneVersion.task_description,
+    GeneVersion.cost_tokens,
+    GeneVersion.cost_attempts,
+    GeneVersion.cost_seconds,
+)
+
+
 class GeneTaskKey(Base):
     """A way a task was phrased by someone the Gene helped: a search key beside the Gene's own text.
 

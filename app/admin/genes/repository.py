@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
 from app.admin.common import AnyRow
-from app.models import ApiKey, Gene, GeneQuality, GeneVersion, Outcome
+from app.models import PROVENANCE_COLUMNS, ApiKey, Gene, GeneQuality, GeneVersion, Outcome
 from app.outcomes.repository import ALL_MODELS
 
 
@@ -39,15 +39,7 @@ _VERSION_COLUMNS = (
     GeneVersion.parent_asset_id,
     GeneVersion.document,
     GeneVersion.generation_meta,
-    GeneVersion.producer_model,
-    GeneVersion.provenance_kind,
-    GeneVersion.verifier,
-    GeneVersion.task_id,
-    GeneVersion.task_family,
-    GeneVersion.task_description,
-    GeneVersion.cost_tokens,
-    GeneVersion.cost_attempts,
-    GeneVersion.cost_seconds,
+    *PROVENANCE_COLUMNS,
     GeneVersion.created_at,
     GeneVersion.valid_from,
     GeneVersion.valid_to,
