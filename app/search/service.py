@@ -27,7 +27,7 @@ import hashlib
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
@@ -404,12 +404,12 @@ class SearchService:
 
     @staticmethod
     def model(settings: Settings) -> FusionModel:
-        fitted = fitted_model()
+        fitted = fitted_model(settings.embedding_model_dir)
         found = fitted.found if settings.search_found_score is None else settings.search_found_score
         low = fitted.low if settings.search_low_score is None else settings.search_low_score
         if (found, low) == (fitted.found, fitted.low):
             return fitted
-        return FusionModel(fitted.weights, fitted.bias, found=found, low=low)
+        return replace(fitted, found=found, low=low)
 
     @staticmethod
     def _confidence(score: float, model: FusionModel) -> Confidence:

@@ -16,8 +16,10 @@ from scipy.special import betaincinv
 from sqlalchemy import text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import Settings
 from app.models import Gene
 from app.search.fusion import FEATURES, fitted_model
+from app.search.service import SearchService
 from app.search.term_stats import refresh_term_stats
 from genebank.client import AsyncClient, InvalidCursor, ValidationFailed
 from genebank.client.models import SearchResponse
@@ -399,3 +401,12 @@ async def test_issue_network_query_is_not_found_with_the_asyncio_gene(
     # The asyncio Gene's task ("the async HTTP client's test module hangs in CI") is at cosine 0.79.
     network = await search(genebank, query="my pytest suite fails in CI because tests hit the network")
     assert network["band"] != "found"
+
+
+def test_configured_thresholds_keep_the_fitted_calibration() -> None:
+    """GENEBANK_SEARCH_FOUND_SCORE / LOW_SCORE move the bands only; the scores stay the fitted ones."""
+    fitted = fitted_model()
+    moved = SearchService.model(Settings(search_found_score=0.97, search_low_score=0.05))
+    assert (moved.found, moved.low) == (0.97, 0.05)
+    candidates = [{"similarity": 0.7, "task_similarity": 0.6, "keyword": 0.1}, {"similarity": 0.4}]
+    assert moved.probabilities(candidates) == fitted.probabilities(candidates)
