@@ -30,6 +30,8 @@ from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService, create_embedding_service
+from app.embeddings.factory import served_model
+from app.embeddings.model import ModelUnavailable
 from app.errors import AppError, ValidationFailed
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker, WorkerStats
@@ -55,6 +57,15 @@ log = logging.getLogger("genebank")
 
 def _configure_logging(settings: Settings) -> None:
     configure_logging(settings.log_level, settings.log_format)
+
+
+def _check_model(settings: Settings) -> None:
+    """A configured model that cannot be served (no weights, no fusion.json) is one line, not a traceback."""
+    try:
+        served_model(settings)
+    except ModelUnavailable as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
 
 
 @cli.command()
@@ -83,6 +94,7 @@ def serve(
     except SecretUnavailable as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(1) from None
+    _check_model(settings)
     app = create_app(settings)
     # X-Forwarded-For only from GENEBANK_TRUSTED_PROXIES: uvicorn would otherwise believe any local
     # process, and the audit log and the per-address limits would key on what the client claims.
@@ -205,6 +217,7 @@ def reembed(
 
     settings = Settings()
     _configure_logging(settings)
+    _check_model(settings)
     database_url, embedded = resolve_database(settings)
     try:
         migrations.upgrade(database_url)
@@ -242,22 +255,23 @@ def export_model(
 ) -> None:
     """Export the embedding model to ONNX in GENEBANK_MODELS_DIR (default <data dir>/models), once.
 
-    The Docker image runs this at build time, so a container never exports (nor falls back to torch)
-    when it starts. An existing export is kept.
+    The model is GENEBANK_EMBEDDING_MODEL_DIR's when set (a fine-tune, exported under a file name of
+    its own beside the stock model's). The Docker image runs this at build time, so a container never
+    exports (nor falls back to torch) when it starts. An existing export is kept.
     """
     # A one-shot command, not a server: it exports in its own process (torch is gone when it exits).
-    from app.embeddings.export import FP32_NAME, INT8_NAME, export
+    from app.embeddings.export import export
 
     settings = Settings()
     _configure_logging(settings)
+    _check_model(settings)
     target = settings.embedding_models_dir
     with_int8 = int8 or settings.embedding_backend == "onnx-int8"
     try:
-        export(target, int8=with_int8)
+        written = export(target, int8=with_int8, model_dir=settings.embedding_model_dir)
     except OSError as error:
         typer.echo(f"error: cannot write the ONNX model in {target}: {error.strerror or error}", err=True)
         raise typer.Exit(1) from None
-    written = [target / FP32_NAME] + ([target / INT8_NAME] if with_int8 else [])
     for path in written:
         typer.echo(f"{path}  {path.stat().st_size / 2**20:.1f} MiB")
 
@@ -403,6 +417,7 @@ def worker(
     """Run the evolution worker: merge pending trajectories into Genes until SIGTERM / Ctrl-C."""
     settings = Settings()
     _configure_logging(settings)
+    _check_model(settings)
     database_url, embedded = resolve_database(settings)
     try:
         if settings.migrate_on_start:

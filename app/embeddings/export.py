@@ -1,7 +1,10 @@
 """Export the embedding model to ONNX (and quantize it to int8): run as its own process.
 
-`python -m app.embeddings.export MODELS_DIR [--int8]` writes `all-MiniLM-L6-v2.onnx` (and
-`all-MiniLM-L6-v2.int8.onnx`) into MODELS_DIR unless they already exist. The export needs torch and
+`python -m app.embeddings.export MODELS_DIR [--int8] [--model-dir DIR]` writes `all-MiniLM-L6-v2.onnx`
+(and `all-MiniLM-L6-v2.int8.onnx`) into MODELS_DIR unless they already exist; with `--model-dir` (a
+fine-tuned model, GENEBANK_EMBEDDING_MODEL_DIR) the files are named after its weights' fingerprint
+(`all-MiniLM-L6-v2+ft-<fingerprint>.onnx`, app/embeddings/model.py), beside the stock export and
+never in its place. The export needs torch and
 sentence-transformers (~500 MiB resident once imported, and never released); the serving process
 only ever runs `ensure_model`, which starts this module as a child process when a file is missing,
 so a server's first start peaks no higher than its later ones (bench/serve_memory.py).
@@ -21,8 +24,9 @@ import warnings
 from pathlib import Path
 from typing import Any, cast
 
-from app.embeddings.base import bundled_model_dir
+from app.embeddings.model import EmbeddingModel, embedding_model
 
+# The stock model's files (a fine-tuned model's: EmbeddingModel.onnx_file).
 FP32_NAME = "all-MiniLM-L6-v2.onnx"
 INT8_NAME = "all-MiniLM-L6-v2.int8.onnx"
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
@@ -33,11 +37,12 @@ def _temporary(target: Path) -> Path:
     return target.with_name(f"{target.name}.{os.getpid()}.tmp")
 
 
-def export_fp32(target: Path) -> None:
+def export_fp32(target: Path, source: EmbeddingModel | None = None) -> None:
     import torch
     from sentence_transformers import SentenceTransformer
 
-    model = SentenceTransformer(str(bundled_model_dir()), device="cpu")
+    directory = (source or embedding_model()).directory
+    model = SentenceTransformer(str(directory), device="cpu")
     transformer = cast(torch.nn.Module, model[0].auto_model).eval()
 
     class Pooled(torch.nn.Module):
@@ -90,21 +95,28 @@ def quantize_int8(fp32: Path, target: Path) -> None:
     os.replace(tmp, target)
 
 
-def export(models_dir: Path, *, int8: bool) -> None:
+def export(models_dir: Path, *, int8: bool, model_dir: Path | None = None) -> list[Path]:
+    """Export the model in `model_dir` (None: the stock one) into `models_dir`; the files it needs."""
+    source = embedding_model(model_dir)
     models_dir.mkdir(parents=True, exist_ok=True)
-    fp32 = models_dir / FP32_NAME
+    fp32 = models_dir / source.onnx_file(quantized=False)
     if not fp32.exists():
-        export_fp32(fp32)
-    if int8 and not (models_dir / INT8_NAME).exists():
-        quantize_int8(fp32, models_dir / INT8_NAME)
+        export_fp32(fp32, source)
+    if not int8:
+        return [fp32]
+    quantized = models_dir / source.onnx_file(quantized=True)
+    if not quantized.exists():
+        quantize_int8(fp32, quantized)
+    return [fp32, quantized]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Export the embedding model to ONNX (once).")
     parser.add_argument("models_dir", type=Path)
     parser.add_argument("--int8", action="store_true", help="also write the int8 model")
+    parser.add_argument("--model-dir", type=Path, help="a fine-tuned model (default: the stock one)")
     args = parser.parse_args(argv)
-    export(args.models_dir, int8=args.int8)
+    export(args.models_dir, int8=args.int8, model_dir=args.model_dir)
 
 
 if __name__ == "__main__":

@@ -7,12 +7,27 @@ from collections.abc import Callable
 
 from app.config import Settings
 from app.embeddings.base import Embedder
+from app.embeddings.model import EmbeddingModel, embedding_model
 from app.embeddings.service import EmbeddingService
 
 log = logging.getLogger(__name__)
 
 
+def served_model(settings: Settings) -> EmbeddingModel:
+    """The configured model, checked: its weights exist and, for a fine-tune, so does its fusion.json.
+
+    Raises ModelUnavailable with the directory and the fix; `genebank serve` and the lifespan call it
+    before the database starts."""
+    from app.search.fusion import fitted_model
+
+    model = embedding_model(settings.embedding_model_dir)
+    fitted_model(settings.embedding_model_dir)
+    return model
+
+
 def load_embedder(settings: Settings) -> Embedder:
+    # A fine-tuned model without its own fusion weights is refused here, before any weights load.
+    served_model(settings)
     if settings.embedding_backend != "torch":
         from app.embeddings.onnx_backend import OnnxEmbedder
 
@@ -23,6 +38,7 @@ def load_embedder(settings: Settings) -> Embedder:
                 threads=settings.embedding_threads,
                 batch_size=settings.embedding_batch_size,
                 batch_tokens=settings.embedding_batch_tokens,
+                model_dir=settings.embedding_model_dir,
             )
         except Exception:
             # Without onnxruntime (or a model export) the reference backend still works.
@@ -30,7 +46,9 @@ def load_embedder(settings: Settings) -> Embedder:
     from app.embeddings.torch_backend import SentenceTransformerEmbedder
 
     return SentenceTransformerEmbedder(
-        threads=settings.embedding_threads, batch_size=settings.embedding_batch_size
+        threads=settings.embedding_threads,
+        batch_size=settings.embedding_batch_size,
+        model_dir=settings.embedding_model_dir,
     )
 
 

@@ -1,10 +1,12 @@
 """The serving backend: the model exported to ONNX and run with onnxruntime.
 
-The export (app/embeddings/export.py) happens once, from the bundled weights, into
-`<data_dir>/models/`, in a child process: serving needs neither torch nor transformers (the
-tokenizer is the `tokenizers` library reading tokenizer.json), and a server's first start holds no
-more memory than its later ones. fp32 gives the reference vectors (cosine ≥ 0.9999 against
-sentence-transformers); int8 is the dynamically quantized model, compared by bench/embedding.py.
+The export (app/embeddings/export.py) happens once, from the configured model's weights (the
+bundled ones unless GENEBANK_EMBEDDING_MODEL_DIR names a fine-tune, app/embeddings/model.py), into
+`<data_dir>/models/` under a file name of its own, in a child process: serving needs neither torch
+nor transformers (the tokenizer is the `tokenizers` library reading the model's tokenizer.json), and
+a server's first start holds no more memory than its later ones. fp32 gives the reference vectors
+(cosine ≥ 0.9999 against sentence-transformers); int8 is the dynamically quantized model, compared
+by bench/embedding.py.
 
 `encode` may be called from several threads at once (one onnxruntime session serves concurrent
 runs; each thread has its own tokenizer). It sorts its texts by token count and splits them into
@@ -29,8 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 import app
-from app.embeddings.base import EMBEDDING_DIM, MAX_TOKENS, MODEL_NAME, Vectors, bundled_model_dir
-from app.embeddings.export import FP32_NAME, INT8_NAME
+from app.embeddings.base import EMBEDDING_DIM, MAX_TOKENS, Vectors
+from app.embeddings.model import EmbeddingModel, embedding_model
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +40,10 @@ log = logging.getLogger(__name__)
 MAX_PADDING = 0.25
 
 
-def ensure_model(models_dir: Path, quantized: bool) -> Path:
+def ensure_model(models_dir: Path, quantized: bool, model: EmbeddingModel | None = None) -> Path:
     """The model file, exported first (by a child process, app/embeddings/export.py) if missing."""
-    target = models_dir / (INT8_NAME if quantized else FP32_NAME)
+    model = model or embedding_model()
+    target = models_dir / model.onnx_file(quantized)
     if target.exists():
         return target
     models_dir.mkdir(parents=True, exist_ok=True)
@@ -48,9 +51,9 @@ def ensure_model(models_dir: Path, quantized: bool) -> Path:
     # The child finds this very `app` package whether it is installed or on PYTHONPATH only.
     root = str(Path(app.__file__).resolve().parent.parent)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "app.embeddings.export", str(models_dir)] + (
-        ["--int8"] if quantized else []
-    )
+    command = [sys.executable, "-m", "app.embeddings.export", str(models_dir)]
+    command += ["--int8"] if quantized else []
+    command += [] if model.stock else ["--model-dir", str(model.directory)]
     # This interpreter, this module, a directory path: no shell, nothing from a request.
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)  # noqa: S603
     if done.returncode != 0 or not target.exists():
@@ -68,14 +71,16 @@ class OnnxEmbedder:
         threads: int | None = None,
         batch_tokens: int = 1 << 30,
         max_padding: float = MAX_PADDING,
+        model_dir: Path | None = None,
     ) -> None:
         import onnxruntime
 
-        self.name = MODEL_NAME + ("#int8" if quantized else "")
+        self.model = embedding_model(model_dir)
+        self.name = self.model.name + ("#int8" if quantized else "")
         self.batch_size = batch_size
         self.batch_tokens = batch_tokens
         self.max_padding = max_padding
-        path = ensure_model(models_dir, quantized)
+        path = ensure_model(models_dir, quantized, self.model)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
         # Idle intra-op threads sleep instead of spinning: the cores are shared with the event loop,
@@ -90,7 +95,7 @@ class OnnxEmbedder:
         if tokenizer is None:
             from tokenizers import Tokenizer
 
-            tokenizer = Tokenizer.from_file(str(bundled_model_dir() / "tokenizer.json"))
+            tokenizer = Tokenizer.from_file(str(self.model.directory / "tokenizer.json"))
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
             tokenizer.no_padding()  # tokenizer.json pads to 128; runs pad to their longest text
             self._local.tokenizer = tokenizer

@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
-from app.embeddings.base import MODEL_NAME, Vectors, bundled_model_dir
+from app.embeddings.base import Vectors
+from app.embeddings.model import embedding_model
 
 
 class SentenceTransformerEmbedder:
-    name = MODEL_NAME
-
-    def __init__(self, batch_size: int = 64, threads: int | None = None) -> None:
+    def __init__(
+        self, batch_size: int = 64, threads: int | None = None, model_dir: Path | None = None
+    ) -> None:
         import torch
         from sentence_transformers import SentenceTransformer
 
         if threads is not None:
             torch.set_num_threads(threads)
         self.batch_size = batch_size
-        self.model = SentenceTransformer(str(bundled_model_dir()), device="cpu")
+        # The stock weights unless `model_dir` (GENEBANK_EMBEDDING_MODEL_DIR) names a fine-tune.
+        self.model_info = embedding_model(model_dir)
+        self.name = self.model_info.name
+        self.model = SentenceTransformer(str(self.model_info.directory), device="cpu")
 
     def encode(self, texts: Sequence[str]) -> Vectors:
         vectors = self.model.encode(

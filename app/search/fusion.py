@@ -29,7 +29,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
+
+from app.embeddings.model import FUSION_FILE, ModelUnavailable, embedding_model
 
 # Relative features (gaps to the best candidate, reciprocal ranks) are computed and shown by `explain`
 # but left out of the fitted model: they raised MRR@10 by 0.02 on the test split and cost robustness.
@@ -172,8 +175,38 @@ def sigmoid(logit: float) -> float:
     return odds / (1.0 + odds)
 
 
-@lru_cache(maxsize=1)
-def fitted_model() -> FusionModel:
-    """The committed model (app/search/fusion.json)."""
-    text = resources.files("app.search").joinpath("fusion.json").read_text()
-    return FusionModel.from_json(json.loads(text))
+@lru_cache(maxsize=8)
+def fitted_model(model_dir: Path | None = None) -> FusionModel:
+    """The fusion fitted for the embedding model in `model_dir` (GENEBANK_EMBEDDING_MODEL_DIR).
+
+    The stock model's is committed (app/search/fusion.json). A fine-tuned model's features differ (its
+    similarities are spread differently), so it is served only with the fusion.json fitted for it, in
+    its own directory (bench/finetune.py writes both); a missing or mismatched one is ModelUnavailable.
+    """
+    model = embedding_model(model_dir)
+    if model.stock:
+        text = resources.files("app.search").joinpath("fusion.json").read_text()
+        return FusionModel.from_json(json.loads(text))
+    path = model.directory / FUSION_FILE
+    if not path.is_file():
+        raise ModelUnavailable(
+            f"the fine-tuned embedding model in {model.directory} (GENEBANK_EMBEDDING_MODEL_DIR) has no"
+            f" {FUSION_FILE}: it is served only with the fusion weights and band thresholds fitted for"
+            " its own vectors. bench/finetune.py (`make finetune`) writes them beside the weights;"
+            " or unset GENEBANK_EMBEDDING_MODEL_DIR to serve the stock model"
+        )
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        fitted_for = data.get("model")
+        fusion = FusionModel.from_json(data)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise ModelUnavailable(
+            f"{path} is not a fusion model ({error!r}): write it again with bench/finetune.py"
+        ) from None
+    if fitted_for is not None and fitted_for != model.fingerprint:
+        raise ModelUnavailable(
+            f"{path} was fitted for the weights {fitted_for}, not for the ones beside it"
+            f" ({model.fingerprint}): fit it again (bench/finetune.py --skip-training --out"
+            f" {model.directory})"
+        )
+    return fusion
