@@ -10,7 +10,8 @@ For each size, in one run:
 - with --compare DIR, before/after in the same run: the same 1-client load against this checkout's
   server and one running DIR's code (e.g. a clone of main) on the same database, in alternating rounds,
   each side's p50 and its CPU per request (the server process, and PostgreSQL's when it is the
-  embedded one); CPU time moves far less with other work on the machine than wall time does;
+  embedded one), and each round's p50 over encode + raw HNSW measured just before it; CPU time
+  moves far less with other work on the machine than wall time does;
 - with --profile, where a request's time goes: the same queries through the search service in this
   process (no HTTP), stage by stage (query encode, keyword stage, candidates query, the whole
   service call, response serialization); end-to-end p50 minus the in-process call is what HTTP,
@@ -300,9 +301,12 @@ def compare(
     request: Callable[[random.Random], bytes],
     seconds: float,
     rounds: int,
+    baseline: Callable[[], float],
 ) -> None:
-    """1-client p50 and CPU per request of this checkout's server and `other`'s, rounds alternating."""
+    """1-client p50 and CPU per request of this checkout's server and `other`'s, rounds alternating;
+    `baseline()` (encode + raw HNSW p50, ms) is measured right before each round, for its ratio."""
     results: dict[str, list[tuple[float, float, float | None]]] = {"this": [], "other": []}
+    ratios: dict[str, list[float]] = {"this": [], "other": []}
     cache_off = {"GENEBANK_EMBEDDING_CACHE_SIZE": "0"}
     ports = {"this": free_port(), "other": free_port()}
     backend, data_dir = settings.embedding_backend, settings.data_dir
@@ -315,8 +319,10 @@ def compare(
             run_load(ports[side], request, clients=1, seconds=2, warmup=0)
         for round_ in range(rounds):
             for side in ("this", "other") if round_ % 2 == 0 else ("other", "this"):
+                base_ms = baseline()
                 cpu, pg = cpu_seconds(processes[side].pid), postgres_cpu(url)
                 result = run_load(ports[side], request, clients=1, seconds=seconds, warmup=0)
+                ratios[side].append(result.percentile(50) / base_ms)
                 if result.errors:
                     raise RuntimeError(f"{side}: {result.first_error!r}")
                 pg_after = postgres_cpu(url)
@@ -340,9 +346,14 @@ def compare(
         pg = f", PostgreSQL {statistics.median(pgs):.2f}" if pgs else ""
         medians[side] = p50
         rounds_text = " ".join(f"{r[0]:.1f}" for r in results[side])
+        ratio_text = " ".join(f"{r:.2f}" for r in ratios[side])
         print(
             f"    {name:<32} p50 {p50:6.2f} ms (rounds {rounds_text});"
             f" CPU ms a request: server {server_cpu:.2f}{pg}"
+        )
+        print(
+            f"    {'':<32} p50 / (encode + raw HNSW) of its round: median"
+            f" {statistics.median(ratios[side]):.2f} (rounds {ratio_text})"
         )
     print(f"    this / before: {medians['this'] / medians['other']:.3f}")
 
@@ -461,7 +472,14 @@ def main() -> None:
             print(f"  p50 / (encode + raw HNSW): {p50 / (encode_p50 + hnsw_p50):.2f} (target <= 1.3)")
             print(f"  server peak RSS: {rss:.0f} MiB (target <= 1536)")
             if args.compare:
-                compare(url, settings, args.compare, request, args.seconds / 2, args.rounds)
+
+                def baseline() -> float:
+                    """Encode + raw HNSW p50 now (60 queries each): the ratio's denominator of one round."""
+                    encode = statistics.median(encode_latencies(embedder, texts[:60]))
+                    _, hnsw = vector_baselines(url, query_vectors[:60], settings.search_ef_search)
+                    return encode + statistics.median(hnsw)
+
+                compare(url, settings, args.compare, request, args.seconds / 2, args.rounds, baseline)
             if args.profile:
                 stages = profile(url, settings, queries)
                 print("  in-process stages, p50 ms (the service call runs encode and keyword stage at once):")

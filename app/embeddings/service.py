@@ -21,6 +21,7 @@ the event loop. Queries are also kept in an LRU cache. Defaults measured by benc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import OrderedDict, deque
 from collections.abc import Sequence
@@ -56,7 +57,6 @@ class EmbeddingService:
         self._bulk: deque[_Item] = deque()  # submit_texts: taken when no live text waits
         self._busy = 0
         self._timer: asyncio.TimerHandle | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
         self.batches = 0  # model calls so far (the tests and benchmarks read it)
 
     async def embed_query(self, text: str) -> Vectors:
@@ -155,31 +155,43 @@ class EmbeddingService:
         return batch
 
     def _start(self, batch: list[_Item]) -> None:
-        if batch:
-            self._busy += 1
-            task = asyncio.get_running_loop().create_task(self._run(batch))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        if not batch:
+            return
+        self._busy += 1
+        self.batches += 1
+        loop = asyncio.get_running_loop()
+        try:
+            self._executor.submit(self._encode, loop, batch)
+        except RuntimeError as exc:  # the executor is shut down (close): nobody will encode them
+            self._busy -= 1
+            for _, future, _ in batch:
+                future.set_exception(exc)
 
     def _wake(self) -> None:
         self._timer = None
         self._dispatch()
 
-    async def _run(self, batch: list[_Item]) -> None:
+    def _encode(self, loop: asyncio.AbstractEventLoop, batch: list[_Item]) -> None:
+        """In a lane: one model run, its outcome handed straight back to the loop (one hop each way:
+        no task or wrapped future in between, which cost a loop pass apiece for every search)."""
+        outcome: Vectors | BaseException
         try:
-            self.batches += 1
-            texts = [text for text, _, _ in batch]
-            loop = asyncio.get_running_loop()
-            try:
-                vectors = await loop.run_in_executor(self._executor, self.embedder.encode, texts)
-            except Exception as exc:  # every waiter must hear about the failure
+            outcome = self.embedder.encode([text for text, _, _ in batch])
+        except BaseException as exc:  # every waiter must hear about the failure
+            outcome = exc
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting any more
+            loop.call_soon_threadsafe(self._finish, batch, outcome)
+
+    def _finish(self, batch: list[_Item], outcome: Vectors | BaseException) -> None:
+        try:
+            if isinstance(outcome, BaseException):
                 for _, future, _ in batch:
                     if not future.done():
-                        future.set_exception(exc)
-                return
-            for (_, future, _), vector in zip(batch, vectors, strict=True):
-                if not future.done():
-                    future.set_result(vector)
+                        future.set_exception(outcome)
+            else:
+                for (_, future, _), vector in zip(batch, outcome, strict=True):
+                    if not future.done():
+                        future.set_result(vector)
         finally:
             self._busy -= 1
             self._dispatch()

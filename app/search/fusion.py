@@ -27,7 +27,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -86,8 +86,13 @@ class FusionModel:
     answer_weights: dict[str, float] = field(default_factory=dict)
     answer_bias: float = 10.0  # with no weights: certain, the candidate model alone decides
 
+    @cached_property
+    def _terms(self) -> tuple[tuple[str, float], ...]:
+        return tuple(self.weights.items())
+
     def base(self, features: Mapping[str, float]) -> float:
-        return self.bias + sum(weight * features.get(name, 0.0) for name, weight in self.weights.items())
+        # Summed in the weights' order, term by term: the same float as ever.
+        return self.bias + sum([weight * features.get(name, 0.0) for name, weight in self._terms])
 
     def leads(self, bases: Sequence[float]) -> list[float]:
         """Each candidate's base logit minus the best of the others, clipped.

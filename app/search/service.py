@@ -173,6 +173,27 @@ def candidate_features(
     return out
 
 
+def _pattern_hits(rows: list[dict[str, Any]], signals: list[str]) -> dict[int, list[Hit]]:
+    """Each candidate's signal hits (app/gep/signals.py), by version id.
+
+    Without consumer signals no pattern can hit (half the queries ask with none). Each distinct
+    pattern is matched once: candidates share patterns (a Gene's versions, Genes of one family).
+    """
+    if not signals:
+        return {int(row["id"]): [] for row in rows}
+    matched: dict[str, list[Hit]] = {}
+    out = {}
+    for row in rows:
+        hits = []
+        for source in row["signals_match"] or []:
+            found = matched.get(source)
+            if found is None:
+                found = matched[source] = pattern_hits([source], signals)
+            hits.extend(found)
+        out[int(row["id"])] = hits
+    return out
+
+
 class SearchService:
     async def search(
         self,
@@ -308,7 +329,7 @@ class SearchService:
             exact=exact,
             consumer_model=consumer_model,
         )
-        all_hits = {int(row["id"]): pattern_hits(row["signals_match"] or [], signals) for row in rows}
+        all_hits = _pattern_hits(rows, signals)
         evidence = await self._signal_evidence(repo, all_hits)
         hits = {version_id: [hit.pattern for hit in found] for version_id, found in all_hits.items()}
         signal_order = sorted(
@@ -326,10 +347,12 @@ class SearchService:
         # others for the lead; it is scored against all candidates.
         usable = [int(row["id"]) for row in rows if not row["demoted"]]
         answerable = model.answerable([features[i] for i in ids])
+        base_of = {version_id: model.base(features[version_id]) for version_id in ids}
         leads: dict[int, float] = {}
         probabilities: dict[int, float] = {}
-        for group in (ids, usable):
-            bases = [model.base(features[version_id]) for version_id in group]
+        # With no Gene demoted the second group is the first: the same leads and probabilities.
+        for group in (ids, usable) if len(usable) < len(ids) else (ids,):
+            bases = [base_of[version_id] for version_id in group]
             for version_id, base, lead in zip(group, bases, model.leads(bases), strict=True):
                 leads[version_id] = lead
                 probabilities[version_id] = answerable * model.given_answerable(base, lead)

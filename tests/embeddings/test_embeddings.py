@@ -6,6 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -292,3 +293,37 @@ async def test_bulk_texts_queue_behind_live_requests_and_prefetched_vectors_matc
         prefetched.close()
     finally:
         service.close()
+
+
+async def test_a_lone_text_runs_at_once_in_a_lane_and_frees_it(onnx: OnnxEmbedder) -> None:
+    class Recording:
+        name = "recording"
+
+        def __init__(self) -> None:
+            self.threads: list[int] = []
+
+        def encode(self, texts: Sequence[str]) -> Vectors:
+            self.threads.append(threading.get_ident())
+            return onnx.encode(texts)
+
+    recording = Recording()
+    service = EmbeddingService(recording, cache_size=0, lanes=1, batch_size=8)
+    try:
+        for text in TEXTS[:3]:
+            vector = await service.embed_query(text)
+            assert np.allclose(vector, onnx.encode([text])[0], atol=1e-6)
+        # One model run per text, each off the event loop's thread, the lane free again after each.
+        assert service.batches == 3 and len(recording.threads) == 3
+        assert threading.get_ident() not in recording.threads
+        assert service._busy == 0
+    finally:
+        service.close()
+
+
+async def test_a_closed_service_refuses_at_once(onnx: OnnxEmbedder) -> None:
+    service = EmbeddingService(onnx, cache_size=0, lanes=1)
+    await service.embed_query(TEXTS[0])
+    service.close()
+    with pytest.raises(RuntimeError):
+        await asyncio.wait_for(service.embed_query(TEXTS[1]), timeout=10)
+    assert service._busy == 0
