@@ -106,6 +106,13 @@ ORDER BY e.n
 """
 
 
+_INSERT_TASK_KEYS = (
+    pg_insert(GeneTaskKey)
+    .on_conflict_do_nothing(constraint="uq_gene_task_keys_gene_text")
+    .returning(GeneTaskKey.id)
+)
+
+
 class GeneRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -345,12 +352,9 @@ class GeneRepository:
 
     async def insert_task_keys(self, rows: list[dict[str, Any]]) -> int:
         """Insert the keys the Gene does not have yet; how many were new."""
-        result = await self.session.execute(
-            pg_insert(GeneTaskKey)
-            .values(rows)
-            .on_conflict_do_nothing(constraint="uq_gene_task_keys_gene_text")
-            .returning(GeneTaskKey.id)
-        )
+        # The rows as parameters, not in the statement: one compiled statement for any number of rows
+        # (a multi-row .values() has no cache key, so SQLAlchemy compiled it anew on every call).
+        result = await self.session.execute(_INSERT_TASK_KEYS, rows)
         return len(result.all())
 
     async def trajectory_tasks(self, trajectory_ids: Sequence[uuid.UUID]) -> list[str]:
