@@ -23,6 +23,7 @@ from app.genes import bulk
 from app.genes.repository import GeneRepository
 from app.genes.schemas import PublishRequest
 from app.genes.service import Published, gene_service
+from app.genes.task_keys import task_key_sha
 from tests.factories import gene_doc, publish_payload
 from tests.genes.test_batch_rows import items, normalised, rows
 
@@ -139,3 +140,35 @@ async def test_racing_publishes_of_one_new_gene_write_it_once(
         "feed_events": 1,
         "evolution_events": 1,
     }
+
+
+async def test_task_keys_insert_the_new_ones_and_count_them(
+    client_as: Callable[[str | None], httpx.AsyncClient], session: AsyncSession
+) -> None:
+    """The general path's task-key INSERT (next versions, the worker): several rows as parameters of
+    one statement; a key the Gene has is skipped and not counted."""
+    payload = publish_payload(gene_doc(id="gene_rows_keys"))
+    assert (await client_as("producer").post("/v1/genes", json=payload)).status_code == 201
+    published = payload["provenance"]["task"]["description"]
+    vector = [0.0] * 383 + [1.0]
+    new_keys = [
+        {
+            "gene_id": "gene_rows_keys",
+            "source": "trajectory",
+            "text_sha256": task_key_sha(description),
+            "description": description,
+            "embedding": vector,
+            "embedding_model": "test",
+        }
+        for description in (published, "DNS stalls the CI job", "The suite hangs offline")
+    ]
+    assert await GeneRepository(session).insert_task_keys(new_keys) == 2
+    assert await GeneRepository(session).insert_task_keys(new_keys[1:]) == 0
+    keys = await session.execute(
+        text("SELECT source, description FROM gene_task_keys WHERE gene_id = 'gene_rows_keys' ORDER BY id")
+    )
+    assert [tuple(row) for row in keys] == [
+        ("version", published),
+        ("trajectory", "DNS stalls the CI job"),
+        ("trajectory", "The suite hangs offline"),
+    ]
