@@ -256,16 +256,22 @@ async def test_a_batch_racing_another_for_the_same_new_genes_answers_them_as_fou
                 "SELECT count(*) FROM pg_stat_activity"
                 " WHERE datname = current_database() AND wait_event_type = 'Lock'"
             )
-            for _ in range(600):
+            waited = False
+            for _ in range(2400):  # up to 2 minutes: the encodes crawl on a loaded machine
                 if await watcher.scalar(waiting):
+                    waited = True
                     break
+                # pg_stat_activity is read once a transaction: each look in a transaction of its own.
+                await watcher.rollback()
                 await asyncio.sleep(0.05)
-            else:
-                raise AssertionError("the second batch never waited on the first's Gene ids")
-            assert not racing.done()
+            done_early = racing.done()
+            # Committed before any assertion: leaving the block with the second still waiting on the
+            # first's locks would hang the test (closing the second waits for its statement).
             await first.commit()
             lost = await racing
             await second.commit()
+            assert waited, "the second batch never waited on the first's Gene ids"
+            assert not done_early
             counts = {
                 table: await watcher.scalar(text(f"SELECT count(*) FROM {table}"))
                 for table in ("genes", "gene_versions", "feed_events", "evolution_events")

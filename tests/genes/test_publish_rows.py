@@ -114,16 +114,22 @@ async def test_racing_publishes_of_one_new_gene_write_it_once(
                 "SELECT count(*) FROM pg_stat_activity"
                 " WHERE datname = current_database() AND wait_event_type = 'Lock'"
             )
-            for _ in range(600):
+            waited = False
+            for _ in range(2400):  # up to 2 minutes: the encodes crawl on a loaded machine
                 if await watcher.scalar(waiting):
+                    waited = True
                     break
+                # pg_stat_activity is read once a transaction: each look in a transaction of its own.
+                await watcher.rollback()
                 await asyncio.sleep(0.05)
-            else:
-                raise AssertionError("the second publish never waited on the first's Gene id")
-            assert not racing.done()
+            done_early = racing.done()
+            # Committed before any assertion: leaving the block with the second still waiting on the
+            # first's locks would hang the test (closing the second waits for its statement).
             await first.commit()
             lost = await racing
             await second.commit()
+            assert waited, "the second publish never waited on the first's Gene id"
+            assert not done_early
             counts = {
                 table: await watcher.scalar(text(f"SELECT count(*) FROM {table}"))
                 for table in ("genes", "gene_versions", "gene_task_keys", "feed_events", "evolution_events")
