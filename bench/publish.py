@@ -2,16 +2,23 @@
 
 A Genebank server in its own process (query cache off, no worker) takes POST /v1/genes from 1 and
 from 4 keep-alive clients, each request a new Gene (a corpus Gene under a fresh id), for --seconds.
-Baselines, measured in the same run on the same texts (the embedding text of each Gene), in this
-process while the server idles:
-- one encode: the p50 of encoding one Gene text alone (what one publish has to wait for at least);
-- the embedder's best throughput on all cores: the most texts/s of a bulk EmbeddingService request
-  over a few (lanes, threads, token budget) shapes, the configured one included.
+Baselines, measured in the same run on the same Genes, in this process while the server idles, on
+the texts a publish encodes: each Gene's embedding text *and* its redacted task description (a
+search key, app/genes/task_keys.py; every corpus Gene has one, so 2 texts a Gene):
+- one encode: the p50 of encoding one Gene's texts in one call on one thread (the CPU a publish
+  has to spend at least), and, as the floor of a lone publish with two idle lanes, the p50 of its
+  two texts queued as a publish queues them (two requests at once to a service of the server's
+  shape, so each runs in a lane of its own);
+- the embedder's best throughput on all cores: the most Genes/s (texts/s) of a bulk
+  EmbeddingService request over every text of the sampled Genes, over a few (lanes, threads,
+  token budget) shapes, the configured one included.
+Before this baseline counted one text a Gene (the embedding text alone): those figures are still
+printed ("old baseline") beside the corrected ones, so runs before and after can be compared.
 It also prints the server process's CPU time per publish (all its threads, the encode included).
 Targets (issue 19): 4 clients >= 0.9x the best throughput; 1 client p50 <= 1.2x one encode.
-With --compare DIR, before/after in the same run: 1-client rounds alternate between this checkout's
-server and one running DIR's code (e.g. a clone of main) on the same database, each side's p50 and server
-CPU a publish printed.
+With --compare DIR, before/after in the same run: rounds of 1 and of 4 clients alternate between this
+checkout's server and one running DIR's code (e.g. a clone of main) on the same database, each side's
+Genes/s, p50 and server CPU a publish printed.
 
     python bench/publish.py [--seconds 10] [--backend onnx|onnx-int8] [--compare DIR [--rounds 4]]
 """
@@ -41,29 +48,51 @@ from harness import (
 )
 
 from app.config import Settings
-from app.embeddings import EmbeddingService, load_embedder
+from app.embeddings import EmbeddingService, create_embedding_service, load_embedder
 from app.embeddings.onnx_backend import OnnxEmbedder
-from app.genes.indexing import embedding_text
+from app.genes import bulk
 from app.genes.schemas import PublishRequest
 from app.genes.service import _scrub
 
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def one_encode_ms(embedder: OnnxEmbedder, texts: list[str]) -> tuple[float, float]:
-    """p50 wall ms of one encode alone, and its mean CPU ms (all threads of this process)."""
-    for text in texts[:5]:
-        embedder.encode([text])
+def one_encode_ms(embedder: OnnxEmbedder, groups: list[list[str]]) -> tuple[float, float]:
+    """p50 wall ms of encoding one group of texts in one call, and its mean CPU ms (all threads of
+    this process)."""
+    for group in groups[:5]:
+        embedder.encode(group)
     times = []
     cpu = time.process_time()
-    for text in texts[:100]:
+    for group in groups[:100]:
         start = time.perf_counter()
-        embedder.encode([text])
+        embedder.encode(group)
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times), (time.process_time() - cpu) * 1000 / len(times)
 
 
+def lanes_floor_ms(settings: Settings, groups: list[list[str]]) -> float:
+    """p50 wall ms of one Gene's texts queued as a publish queues them: each text its own request to
+    a service shaped like the server's, all at once (with two idle lanes, in parallel)."""
+    service = create_embedding_service(settings.model_copy(update={"embedding_cache_size": 0}))
+
+    async def measure() -> float:
+        times = []
+        for n, group in enumerate(groups[:105]):
+            start = time.perf_counter()
+            await asyncio.gather(*(service.embed_texts([text]) for text in group))
+            if n >= 5:
+                times.append((time.perf_counter() - start) * 1000)
+        return statistics.median(times)
+
+    try:
+        return asyncio.run(measure())
+    finally:
+        service.close()
+
+
 def best_rate(settings: Settings, texts: list[str]) -> tuple[float, str]:
+    """The most texts/s of one bulk request for `texts`, over a few service shapes."""
     shapes = {
         (settings.embedding_lanes, settings.embedding_threads, settings.embedding_batch_tokens),
         (2, 1, 1),
@@ -106,8 +135,11 @@ def main() -> None:
         for payload in corpus
         if not _scrub(PublishRequest.model_validate(payload), payload["gene"]).document_secrets
     ]
-    texts = [embedding_text(payload["gene"]) for payload in corpus]
-    texts = texts[:: max(1, len(texts) // args.sample)][: args.sample]
+    # What each publish encodes (bulk.plan: the publish's own code): [embedding text, task key].
+    sampled = corpus[:: max(1, len(corpus) // args.sample)][: args.sample]
+    groups = [item.texts for item in bulk.plan([PublishRequest.model_validate(p) for p in sampled])]
+    texts = [group[0] for group in groups]  # the old baseline: the embedding text alone
+    all_texts = [text for group in groups for text in group]
     serial = count()
 
     def request_for(auth: str) -> Any:
@@ -135,14 +167,17 @@ def main() -> None:
                 answer = b"".join(iter(lambda: sock.recv(65536), b""))
             if not answer.startswith(b"HTTP/1.1 201"):
                 raise RuntimeError(f"publish refused: {answer.decode(errors='replace')[:2000]}")
-            single_encodes, best_rates = [], []
+            single_encodes, best_rates, group_encodes, floors, group_rates = [], [], [], [], []
             loads: dict[int, list[Any]] = {1: [], 4: []}
             cpu_ms: dict[int, list[float]] = {1: [], 4: []}
             for _ in range(2):  # alternating rounds: baselines, then the server, twice
                 embedder = load_embedder(settings.model_copy(update={"embedding_threads": 1}))
                 assert isinstance(embedder, OnnxEmbedder)
-                single_encodes.append(one_encode_ms(embedder, texts))
+                single_encodes.append(one_encode_ms(embedder, [[text] for text in texts]))
+                group_encodes.append(one_encode_ms(embedder, groups))
+                floors.append(lanes_floor_ms(settings, groups))
                 best_rates.append(best_rate(settings, texts))
+                group_rates.append(best_rate(settings, all_texts))
                 for clients in (1, 4):
                     before = cpu_seconds(process.pid)
                     result = run_load(
@@ -161,41 +196,71 @@ def main() -> None:
     encode = statistics.median(wall for wall, _ in single_encodes)
     encode_cpu = statistics.median(cpu for _, cpu in single_encodes)
     best = statistics.median(rate for rate, _ in best_rates)
+    group_encode = statistics.median(wall for wall, _ in group_encodes)
+    group_cpu = statistics.median(cpu for _, cpu in group_encodes)
+    floor = statistics.median(floors)
+    per_gene = len(all_texts) / len(groups)
+    best_genes = statistics.median(rate for rate, _ in group_rates) / per_gene
+    print(f"texts a publish encodes: {per_gene:.2f} a Gene (embedding text + task key)")
     print(
-        f"one encode p50 (1 thread):  {encode:6.1f} ms"
-        f"   (rounds: {', '.join(f'{e:.1f}' for e, _ in single_encodes)}); CPU {encode_cpu:.1f} ms"
+        f"old baseline, the embedding text alone: one encode p50 {encode:6.1f} ms"
+        f" (rounds: {', '.join(f'{e:.1f}' for e, _ in single_encodes)}; CPU {encode_cpu:.1f} ms);"
+        f" best {best:6.1f} texts/s (rounds: {'; '.join(f'{r:.1f} at {s}' for r, s in best_rates)})"
     )
     print(
-        f"embedder best, all cores:   {best:6.1f} texts/s"
-        f"   (rounds: {'; '.join(f'{r:.1f} at {s}' for r, s in best_rates)})"
+        f"a publish's texts, one call, 1 thread: p50 {group_encode:6.1f} ms"
+        f"   (rounds: {', '.join(f'{e:.1f}' for e, _ in group_encodes)}); CPU {group_cpu:.1f} ms"
+    )
+    print(
+        f"  queued as a publish queues them (a lane each): p50 {floor:6.1f} ms"
+        f"   (rounds: {', '.join(f'{f:.1f}' for f in floors)})"
+    )
+    print(
+        f"embedder best, all cores, a publish's texts: {best_genes:6.1f} Genes/s"
+        f" ({best_genes * per_gene:.1f} texts/s; rounds:"
+        f" {'; '.join(f'{r / per_gene:.1f} at {s}' for r, s in group_rates)})"
     )
     for clients, results in loads.items():
         rate = statistics.median(r.throughput for r in results)
         p50 = statistics.median(r.percentile(50) for r in results)
         print(
             f"publish {clients} client{'s' if clients > 1 else ' '}:  {rate:6.1f} Genes/s, p50 {p50:6.1f} ms;"
-            f" {rate / best:.2f}x the best rate, p50 {p50 / encode:.2f}x one encode;"
-            f" server CPU {statistics.median(cpu_ms[clients]):.0f} ms a publish"
+            f" {rate / best_genes:.2f}x the best rate (old baseline {rate / best:.2f}x),"
+            f" p50 {p50 / group_encode:.2f}x one encode (old {p50 / encode:.2f}x, {p50 / floor:.2f}x the"
+            f" lanes' floor); server CPU {statistics.median(cpu_ms[clients]):.0f} ms a publish"
         )
     publish_cpu = statistics.median(cpu_ms[4])
     print(
-        f"CPU bound on any number of cores: publish <= {encode_cpu / publish_cpu:.2f}x the embedder's rate"
-        f" (encode CPU {encode_cpu:.1f} ms / server CPU a publish {publish_cpu:.1f} ms; not PostgreSQL)"
+        f"CPU bound on any number of cores: publish <= {group_cpu / publish_cpu:.2f}x the embedder's rate"
+        f" (encode CPU of a publish's texts {group_cpu:.1f} ms / server CPU a publish {publish_cpu:.1f} ms;"
+        f" not PostgreSQL)"
     )
     print("targets: 4 clients >= 0.9x the best rate; 1 client p50 <= 1.2x one encode")
     if args.compare:
-        print(f"before/after, {args.rounds} alternating rounds of {args.seconds / 2:.0f} s, 1 client:")
-        for side, name in (("other", f"{args.compare} (before)"), ("this", "this checkout")):
-            p50s = [p50 for p50, _ in compared[side]]
-            cpu = statistics.median(c for _, c in compared[side])
-            print(
-                f"  {name:<32} p50 {statistics.median(p50s):6.1f} ms"
-                f" (rounds {' '.join(f'{p:.1f}' for p in p50s)}); server CPU {cpu:.0f} ms a publish"
-            )
-        ratio = statistics.median(p for p, _ in compared["this"]) / statistics.median(
-            p for p, _ in compared["other"]
+        print(
+            f"before/after, {args.rounds} alternating rounds of {args.seconds / 2:.0f} s a side and client"
+            " count (medians):"
         )
-        print(f"  this / before: {ratio:.3f}")
+        for clients in (1, 4):
+            for side, name in (("other", f"{args.compare} (before)"), ("this", "this checkout")):
+                runs = compared[side][clients]
+                print(
+                    f"  {clients} client{'s' if clients > 1 else ' '} {name:<32}"
+                    f" {statistics.median(r for r, _, _ in runs):6.1f} Genes/s"
+                    f" (rounds {' '.join(f'{r:.1f}' for r, _, _ in runs)}),"
+                    f" p50 {statistics.median(p for _, p, _ in runs):6.1f} ms"
+                    f" (rounds {' '.join(f'{p:.1f}' for _, p, _ in runs)});"
+                    f" server CPU {statistics.median(c for _, _, c in runs):.1f} ms a publish"
+                )
+            this, other = compared["this"][clients], compared["other"][clients]
+            ratios = [
+                statistics.median(r[i] for r in this) / statistics.median(r[i] for r in other)
+                for i in range(3)
+            ]
+            print(
+                f"  {clients} client{'s' if clients > 1 else ' '} this / before: Genes/s {ratios[0]:.2f}x,"
+                f" p50 {ratios[1]:.2f}x, server CPU {ratios[2]:.2f}x"
+            )
 
 
 def compare(
@@ -206,9 +271,13 @@ def compare(
     port: int,
     request: Any,
     args: argparse.Namespace,
-) -> dict[str, list[tuple[float, float]]]:
-    """1-client p50 and server CPU a publish, this server's and `other`'s, rounds alternating."""
-    results: dict[str, list[tuple[float, float]]] = {"this": [], "other": []}
+) -> dict[str, dict[int, list[tuple[float, float, float]]]]:
+    """Genes/s, p50 and server CPU a publish with 1 and with 4 clients, this server's and `other`'s,
+    rounds alternating (which side goes first too)."""
+    results: dict[str, dict[int, list[tuple[float, float, float]]]] = {
+        "this": {1: [], 4: []},
+        "other": {1: [], 4: []},
+    }
     other_port = free_port()
     with api_server(url, other_port, settings.embedding_backend, settings.data_dir, root=other) as that:
         run_load(other_port, request, clients=1, seconds=2, warmup=0)
@@ -216,12 +285,13 @@ def compare(
         for round_ in range(args.rounds):
             for side in ("this", "other") if round_ % 2 else ("other", "this"):
                 process, side_port = sides[side]
-                before = cpu_seconds(process.pid)
-                result = run_load(side_port, request, clients=1, seconds=args.seconds / 2, warmup=0)
-                if result.errors:
-                    raise RuntimeError(f"{side}: {result.first_error!r}")
-                cpu = (cpu_seconds(process.pid) - before) * 1000 / max(1, result.requests)
-                results[side].append((result.percentile(50), cpu))
+                for clients in (1, 4):
+                    before = cpu_seconds(process.pid)
+                    result = run_load(side_port, request, clients=clients, seconds=args.seconds / 2, warmup=0)
+                    if result.errors:
+                        raise RuntimeError(f"{side}: {result.first_error!r}")
+                    cpu = (cpu_seconds(process.pid) - before) * 1000 / max(1, result.requests)
+                    results[side][clients].append((result.throughput, result.percentile(50), cpu))
     return results
 
 

@@ -1,8 +1,9 @@
 """Publishing a batch (POST /v1/genes/batch): every item gets the answer the single publish gives it,
 and the batch's new lineages are written set by set. No HTTP, never commits.
 
-The single publish (GeneService.publish) costs some 7 round trips and ~10 ms of CPU a Gene besides
-its encode (ORM rows, SAVEPOINTs, the vector sent and read back). A batch instead:
+The single publish's general path (GeneService._publish_new) costs some 7 round trips and ~10 ms of
+CPU a Gene besides its encode (ORM rows, SAVEPOINTs, the vector sent and read back); a single publish
+that founds a lineage writes it with this module's statements, as a chunk of one. A batch instead:
 
 1. plans every item off the event loop: its asset_id (a mismatch with a claimed one is its
    problem), the texts its publish embeds (`plan`);

@@ -53,8 +53,8 @@ NEW_LINEAGES = """
 INSERT INTO genes (id, category, task_family, current_version, current_asset_id, producer_model,
     owner_key_id, updated_at)
 SELECT g.id, g.category, g.task_family, 1, g.asset_id, g.producer_model, %(owner)s, now()
-FROM unnest(%(ids)s::text[], %(categories)s::text[], %(families)s::text[], %(assets)s::text[],
-    %(models)s::text[]) WITH ORDINALITY AS g (id, category, task_family, asset_id, producer_model, n)
+FROM unnest(%(ids)b::text[], %(categories)b::text[], %(families)b::text[], %(assets)b::text[],
+    %(models)b::text[]) WITH ORDINALITY AS g (id, category, task_family, asset_id, producer_model, n)
 ORDER BY g.n
 ON CONFLICT (id) DO NOTHING
 RETURNING id
@@ -68,7 +68,11 @@ VERSION_TYPES = (
     "text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "text", "text",
     "bigint", "integer", "double precision", "text", "text", "text", "text", "text",
 )  # fmt: skip
-_UNNEST = ", ".join(f"%(c{i})s::{kind}[]" for i, kind in enumerate(VERSION_TYPES))
+# Arrays of text go in binary (%b): as they are, not quoted and escaped element by element (the
+# JSON columns have a quote every few characters); numbers as text, their type left to the cast.
+_UNNEST = ", ".join(
+    f"%(c{i}){'b' if kind == 'text' else 's'}::{kind}[]" for i, kind in enumerate(VERSION_TYPES)
+)
 FIRST_VERSIONS = f"""
 INSERT INTO gene_versions (gene_id, version, asset_id, parent_asset_id, generation_meta,
     canonical_json, document_json, document, producer_model, provenance_kind, verifier, task_id,
@@ -84,14 +88,14 @@ SELECT v.gene_id, 1, v.asset_id, NULL, v.generation_meta::jsonb, v.canonical_jso
     || setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.preconditions), 'C')
     || setweight(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, v.avoid), 'D'),
     to_tsvector('simple'::regconfig, v.signal_text), now()
-FROM unnest({_UNNEST}, %(vectors)s::text[]) WITH ORDINALITY
+FROM unnest({_UNNEST}, %(vectors)b::text[]) WITH ORDINALITY
     AS v ({VERSION_COLUMNS}, embedding, n)
 ORDER BY v.n
 """  # noqa: S608 (constants)
 FIRST_TASK_KEYS = """
 INSERT INTO gene_task_keys (gene_id, source, text_sha256, description, embedding, embedding_model)
 SELECT k.gene_id, 'version', k.sha, k.description, k.embedding::vector, %(model)s
-FROM unnest(%(ids)s::text[], %(shas)s::text[], %(descriptions)s::text[], %(vectors)s::text[])
+FROM unnest(%(ids)b::text[], %(shas)b::text[], %(descriptions)b::text[], %(vectors)b::text[])
     WITH ORDINALITY AS k (gene_id, sha, description, embedding, n)
 ORDER BY k.n
 ON CONFLICT ON CONSTRAINT uq_gene_task_keys_gene_text DO NOTHING
@@ -100,10 +104,17 @@ PUBLISHED_EVENTS = """
 INSERT INTO evolution_events (gene_id, kind, trajectory_ids, guards_added, guards_merged,
     guards_dropped, old_asset_id, new_asset_id, old_version, new_version, actor)
 SELECT e.gene_id, %(kind)s, '{}', e.guards::jsonb, '[]', '[]', NULL, e.asset_id, NULL, 1, %(actor)s
-FROM unnest(%(ids)s::text[], %(assets)s::text[], %(guards)s::text[]) WITH ORDINALITY
+FROM unnest(%(ids)b::text[], %(assets)b::text[], %(guards)b::text[]) WITH ORDINALITY
     AS e (gene_id, asset_id, guards, n)
 ORDER BY e.n
 """
+
+
+_INSERT_TASK_KEYS = (
+    pg_insert(GeneTaskKey)
+    .on_conflict_do_nothing(constraint="uq_gene_task_keys_gene_text")
+    .returning(GeneTaskKey.id)
+)
 
 
 class GeneRepository:
@@ -168,7 +179,7 @@ class GeneRepository:
         connection = await self.session.connection()
         raw = (await connection.get_raw_connection()).driver_connection
         assert isinstance(raw, psycopg.AsyncConnection)
-        # Binary: arrays of text go as they are, not quoted and escaped element by element.
+        # Binary both ways: the text arrays are %b parameters (cursor(binary=True) sets only the results).
         async with raw.cursor(binary=True) as cursor:
             await cursor.execute(NEW_LINEAGES, genes)
             if len(await cursor.fetchall()) != len(genes["ids"]):
@@ -345,12 +356,9 @@ class GeneRepository:
 
     async def insert_task_keys(self, rows: list[dict[str, Any]]) -> int:
         """Insert the keys the Gene does not have yet; how many were new."""
-        result = await self.session.execute(
-            pg_insert(GeneTaskKey)
-            .values(rows)
-            .on_conflict_do_nothing(constraint="uq_gene_task_keys_gene_text")
-            .returning(GeneTaskKey.id)
-        )
+        # The rows as parameters, not in the statement: one compiled statement for any number of rows
+        # (a multi-row .values() has no cache key, so SQLAlchemy compiled it anew on every call).
+        result = await self.session.execute(_INSERT_TASK_KEYS, rows)
         return len(result.all())
 
     async def trajectory_tasks(self, trajectory_ids: Sequence[uuid.UUID]) -> list[str]:

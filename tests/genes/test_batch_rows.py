@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import numpy as np
+import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -23,6 +24,7 @@ from app.auth.principal import SYSTEM
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService
+from app.genes import bulk
 from app.genes.schemas import PublishRequest
 from app.genes.service import Published, gene_service
 from app.gep.canonical import compute_asset_id
@@ -141,14 +143,20 @@ async def statement_sizes(session: AsyncSession) -> None:
 
 
 async def test_a_batch_writes_the_rows_of_the_single_publishes(
-    client_as: Callable[[str | None], httpx.AsyncClient], session: AsyncSession
+    client_as: Callable[[str | None], httpx.AsyncClient],
+    session: AsyncSession,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     await statement_sizes(session)
     producer = client_as("producer")
     singles = []
-    for payload in items("one"):
-        response = await producer.post("/v1/genes", json=payload)
-        singles.append(response)
+    with monkeypatch.context() as patch:
+        # The single publishes all take the general path (a single new lineage is written set-wise
+        # too, tests/genes/test_publish_rows.py): the batch is compared with the general path.
+        patch.setattr(bulk, "founds_lineage", lambda planned: False)
+        for payload in items("one"):
+            response = await producer.post("/v1/genes", json=payload)
+            singles.append(response)
     assert set((await session.execute(text("SELECT n FROM test_statement_sizes"))).scalars()) == {1}
     batch = await producer.post("/v1/genes/batch", json=items("many"))
     assert batch.status_code == 200, batch.text
@@ -248,16 +256,22 @@ async def test_a_batch_racing_another_for_the_same_new_genes_answers_them_as_fou
                 "SELECT count(*) FROM pg_stat_activity"
                 " WHERE datname = current_database() AND wait_event_type = 'Lock'"
             )
-            for _ in range(600):
+            waited = False
+            for _ in range(2400):  # up to 2 minutes: the encodes crawl on a loaded machine
                 if await watcher.scalar(waiting):
+                    waited = True
                     break
+                # pg_stat_activity is read once a transaction: each look in a transaction of its own.
+                await watcher.rollback()
                 await asyncio.sleep(0.05)
-            else:
-                raise AssertionError("the second batch never waited on the first's Gene ids")
-            assert not racing.done()
+            done_early = racing.done()
+            # Committed before any assertion: leaving the block with the second still waiting on the
+            # first's locks would hang the test (closing the second waits for its statement).
             await first.commit()
             lost = await racing
             await second.commit()
+            assert waited, "the second batch never waited on the first's Gene ids"
+            assert not done_early
             counts = {
                 table: await watcher.scalar(text(f"SELECT count(*) FROM {table}"))
                 for table in ("genes", "gene_versions", "feed_events", "evolution_events")
