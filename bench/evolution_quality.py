@@ -30,7 +30,7 @@ Targets (issue 14): precision >= 0.9, recall of modes seen >= 3 times >= 0.8, du
 Gene, no off-topic guard served.
 
     python bench/evolution_quality.py [--runs 2000] [--report-every 500] [--tasks 50] [--seed 7]
-                                      [--found-min-runs 2]
+                                      [--found-min-runs 2] [--rule both|model|cosine]
 """
 
 from __future__ import annotations
@@ -549,6 +549,9 @@ def main() -> None:
         default=2,
         help="GENEBANK_FOUND_MIN_RUNS of the replayed registry (distinct owners before founding)",
     )
+    parser.add_argument(
+        "--rule", choices=["both", "model", "cosine"], default="both", help="which merge rule(s) to replay"
+    )
     args = parser.parse_args()
     print(
         f"replay: {args.runs} runs over {args.tasks} tasks, seed {args.seed}, "
@@ -556,8 +559,12 @@ def main() -> None:
     )
     results = {}
     for use_model in (True, False):
+        if args.rule != "both" and use_model != (args.rule == "model"):
+            continue
         with scratch_database("genebank_quality") as url:
             results[use_model] = asyncio.run(replay(url, args, use_model=use_model))
+    if args.rule != "both":
+        return
     model, cosine = results[True][-1], results[False][-1]
     print(f"\n{'final':<34} {'model':>8} {'cosine 0.80':>12}   target")
     for name, a, b, target in (

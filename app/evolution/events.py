@@ -32,6 +32,18 @@ def guard_changes(plan: MergePlan, resynced: Sequence[dict[str, Any]] = ()) -> d
                 "state": m.into.state,
             }
             for m in plan.merged
+        ]
+        # Two guards of the Gene found to be one (merge.py): the folded one's row is gone.
+        + [
+            {
+                "guard_id": survivor.id,
+                "text": survivor.text,
+                "evidence": survivor.evidence,
+                "state": survivor.state,
+                "folded_guard_id": absorbed.id,
+                "folded_text": absorbed.text,
+            }
+            for survivor, absorbed in plan.folded
         ],
         "guards_dropped": [
             *resynced,

@@ -30,6 +30,11 @@ rule a consumer model can follow. The rules:
    are the producer's instruction (`use 4/52 * 3/51`) and are kept.
 6. Each guard is at most 200 characters: the parts share the budget fairly, longer ones are cut at a
    word boundary with "…". Duplicates within one trajectory are dropped; at most 12 guards.
+7. Each failed step with a correction has a failure key (`failure_key`): a digest of its error
+   signature with every number and placeholder blanked out, and of its correction, normalized. Two
+   runs that met the same error and fixed it the same way teach the same lesson, however their
+   producers worded their guards: the merge (app/evolution/merge.py) uses the key to recognise the
+   paraphrases its pair model scores too low.
 
 The texts were redacted when the trajectory was stored; they are redacted again here (before ids
 are masked), which costs little and keeps this function safe on its own.
@@ -37,6 +42,7 @@ are masked), which costs little and keeps this function safe on its own.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -361,18 +367,50 @@ def _step_guard(steps: Sequence[Mapping[str, Any]], index: int, redactor: Redact
 
 def extract_guards(steps: Sequence[Mapping[str, Any]], verifier: Mapping[str, Any]) -> list[str]:
     """The guards rules 1-6 above derive from a trajectory's steps and verifier result."""
+    return list(extract_keyed_guards(steps, verifier))
+
+
+def extract_keyed_guards(
+    steps: Sequence[Mapping[str, Any]], verifier: Mapping[str, Any]
+) -> dict[str, set[str]]:
+    """The guards of `extract_guards`, in order, each with the failure keys of the steps it came from
+    (rule 7; none for the verifier's guard)."""
     redactor = Redactor()
-    guards: list[str] = []
+    guards: dict[str, set[str]] = {}
     for index, step in enumerate(steps):
         if step.get("ok") or not step.get("correction"):
             continue
-        guards.append(_step_guard(steps, index, redactor))
+        keys = guards.setdefault(_step_guard(steps, index, redactor), set())
+        key = failure_key(step)
+        if key is not None:
+            keys.add(key)
     if not verifier.get("passed"):
         signature = _verifier_signature(redactor.json(verifier.get("details")))
         if signature:
             name = mask(str(verifier.get("name", "")))
-            guards.append(fit("When verified by {}, do not leave {} unresolved", [name, signature]))
-    return list(dict.fromkeys(guards))[:MAX_GUARDS]
+            guards.setdefault(
+                fit("When verified by {}, do not leave {} unresolved", [name, signature]), set()
+            )
+    return dict(list(guards.items())[:MAX_GUARDS])
+
+
+_BLANK = re.compile(r"<[a-z]+>|[-+]?\d+(?:[.,]\d+)*")
+_PLAIN = re.compile(r"[^a-z#]+")
+
+
+def failure_key(step: Mapping[str, Any]) -> str | None:
+    """Rule 7: the digest of a failed step's error signature and correction, each normalized (masked,
+    numbers blanked, lower case, punctuation dropped); None without an error or a correction."""
+    error = str(step.get("error") or "")
+    correction = str(step.get("correction") or "")
+    if step.get("ok") or not error.strip() or not correction.strip():
+        return None
+    redactor = Redactor()
+    parts = [error_signature(redactor.text(error)), mask(redactor.text(correction))]
+    normal = [_PLAIN.sub(" ", _BLANK.sub("#", part).lower()).strip() for part in parts]
+    if not all(normal):
+        return None
+    return hashlib.sha256("\n".join(normal).encode()).hexdigest()[:16]
 
 
 def compact_producer_guard(text: str) -> str:

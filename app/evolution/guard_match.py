@@ -318,6 +318,11 @@ class GuardMatcher:
             return 1.0 if clause_cosines[1] >= self.remedy_only_threshold and not conflict else 0.0
         return float(self.probabilities(features(a, b, cosine, clause_cosines)[None, :])[0])
 
+    def logistic(self, a: str, b: str, cosine: float, clause_cosines: tuple[float, float, float]) -> float:
+        """The model's probability without the remedy-only rule (for a pair already known to come
+        from the same failure, app/evolution/merge.py: a rule without a cause is then compared whole)."""
+        return float(self.probabilities(features(a, b, cosine, clause_cosines)[None, :])[0])
+
     def best(
         self,
         text: str,

@@ -21,7 +21,11 @@ from app.evolution.merge import GuardEntry, MergePlan, Vector
 from app.evolution.repository import EvolutionRepository
 from app.models import Guard, GuardState
 
-Snapshot = tuple[int, datetime, bool, str, str]
+Snapshot = tuple[int, datetime, bool, str, str, frozenset[str]]
+
+# How many guards not kept (proposed, dropped) within the merge's candidate floor are loaded per
+# incoming guard: the pair model, not cosine order, picks among them (repository.kept_and_nearest).
+NEAR_CANDIDATES = 8
 
 
 async def embed_all(embeddings: EmbeddingService, texts: Sequence[str]) -> list[Vector]:
@@ -31,7 +35,14 @@ async def embed_all(embeddings: EmbeddingService, texts: Sequence[str]) -> list[
 
 
 def _snapshot(entry: GuardEntry) -> Snapshot:
-    return (entry.evidence, entry.last_seen, entry.kept, entry.state, entry.text)
+    return (
+        entry.evidence,
+        entry.last_seen,
+        entry.kept,
+        entry.state,
+        entry.text,
+        frozenset(entry.failure_keys),
+    )
 
 
 class GuardLedger:
@@ -51,11 +62,15 @@ class GuardLedger:
         publisher: uuid.UUID,
         now: datetime,
         include: Sequence[int] = (),
+        failure_keys: Sequence[str] = (),
     ) -> tuple[list[GuardEntry], list[dict[str, Any]]]:
-        """The kept guards, plus the others this change may touch: named by the document, the
-        nearest to an incoming guard within the merge threshold, or named by id in `include`; in
-        step with the document."""
-        rows = {row.id: row for row in await self.repo.kept_and_nearest(gene_id, near, threshold)}
+        """The kept guards, plus the others this change may touch: named by the document, among the
+        NEAR_CANDIDATES nearest to an incoming guard within the merge threshold, sharing one of
+        `failure_keys`, or named by id in `include`; in step with the document."""
+        nearest = await self.repo.kept_and_nearest(
+            gene_id, near, threshold, NEAR_CANDIDATES, failure_keys=failure_keys
+        )
+        rows = {row.id: row for row in nearest}
         kept_texts = {row.text for row in rows.values() if row.kept}
         for row in await self.repo.dropped_guards(gene_id, [t for t in avoid if t not in kept_texts]):
             rows[row.id] = row
@@ -119,6 +134,7 @@ class GuardLedger:
                 state=row.state,
                 hold=row.hold_reason,
                 extracted=row.extracted,
+                failure_keys=set(row.failure_keys),
             )
             for row in rows
         ]
@@ -180,6 +196,7 @@ class GuardLedger:
                     "state": guard.state,
                     "hold_reason": guard.hold,
                     "extracted": guard.extracted,
+                    "failure_keys": sorted(guard.failure_keys),
                     "first_seen_at": guard.first_seen,
                     "last_seen_at": guard.last_seen,
                     # Dropped at once by the cap (kept guards are always active).
@@ -190,10 +207,15 @@ class GuardLedger:
         )
         for guard, guard_id in zip(plan.added, new_ids, strict=True):
             guard.id = guard_id
+        # Folded first: a survivor may take the text of a guard folded into it.
+        absorbed = {a.id for _, a in plan.folded}
+        await self.repo.fold_guards(
+            [(s.id, a.id) for s, a in plan.folded if s.id is not None and a.id is not None]
+        )
         updates = []
         reworded = []
         for entry in entries:
-            if entry.id is None or entry.id not in self._before:
+            if entry.id is None or entry.id not in self._before or entry.id in absorbed:
                 continue
             was = self._before[entry.id]
             if was == _snapshot(entry):
@@ -219,6 +241,7 @@ class GuardLedger:
                     "kept": entry.kept,
                     "state": entry.state,
                     "dropped_at": dropped_at,
+                    "failure_keys": sorted(entry.failure_keys),
                 }
             )
         await self.repo.update_guards(updates)

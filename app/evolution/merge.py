@@ -8,9 +8,23 @@ Pure functions over vectors, so the rules are tested on written cases without a 
   model, when the cosine of their embeddings is at least GUARD_MERGE_THRESHOLD. An incoming guard
   merges into the guard of the Gene it most likely means (kept, dropped, proposed or rejected: a
   warning that keeps coming back keeps counting); otherwise it is added.
+- A failure key (app/evolution/extraction.py, rule 7) shared with a guard of the Gene also makes an
+  incoming guard the same, when the pair model (its logistic part: the remedy-only rule does not
+  apply) gives it at least FAILURE_KEY_FLOOR: two runs that
+  met the same error and fixed it the same way teach one lesson, however their producers worded it
+  (the model alone scores many such paraphrases below its threshold: "Avoid N+1 queries: …" and
+  "One query per item inside a loop is slow; …"). The floor keeps an unrelated text that happens
+  to travel with the same failure (advice about another topic) from merging into it. A guard keeps
+  the keys it was created with (or those of the first keyed guard merged into it).
+- Guards of the Gene found to be one are folded: when an incoming guard means the same as several
+  (by the rules above), the survivor (a producer's wording over an extraction, then the served one,
+  then the one ranked first) takes the others' evidence, backers and failure keys, and their rows
+  go. Not folded: a rejected guard or one held for a human, two guards whose failure keys differ, and,
+  unless a key joins them, a rule whose run named no cause (it says too little to prove two one).
 - The registry never invents text, and a producer's wording beats an extracted one: when a
   producer's guard merges into a guard that was extracted from a run's steps, the guard takes the
-  producer's text (and vector); an extracted guard that merges into a producer's keeps the latter.
+  producer's text (and vector), unless that text waits for a human (app/evolution/review.py); an
+  extracted guard that merges into a producer's keeps the latter.
 - One trajectory is one piece of evidence: it raises a guard's count at most once, however many of
   its guards land on it, and its submitting key becomes one of the guard's backers.
 - A guard may be served (state `active`) only when the Gene's owner backs it, or at least `quorum`
@@ -40,12 +54,17 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from app.evolution.guard_match import GuardMatcher
+from app.evolution.guard_match import GuardMatcher, no_cause
 from app.evolution.review import hold_reason
 from app.gep.document import MAX_GUARDS
 from app.models import GuardState
 
 GUARD_MERGE_THRESHOLD = 0.80
+# The least probability of the pair model's logistic part at which a guard sharing a failure key with
+# an incoming one is taken as the same: over every unrelated pair of the train split of
+# bench/data/guard_pairs.jsonl (their highest: 0.21), so advice about another topic that travels with
+# the same failure stays apart; 95 % of train paraphrases reach it.
+FAILURE_KEY_FLOOR = 0.25
 
 Vector = npt.NDArray[np.float32]
 # Per guard text: the vectors of the action it warns against and of its remedy (guard_match.clauses).
@@ -83,6 +102,8 @@ class GuardEntry:
     hold: str | None = None
     # Taken from a run's steps by the registry (app/evolution/extraction.py), not written by a producer.
     extracted: bool = False
+    # The failure keys of the failed steps it came from (extraction.py, rule 7).
+    failure_keys: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -106,6 +127,9 @@ class MergePlan:
     kept: list[GuardEntry] = field(default_factory=list)
     # Proposed guards this trajectory's backing made servable.
     activated: list[GuardEntry] = field(default_factory=list)
+    # (survivor, absorbed): two guards of the Gene found to be one; the absorbed one's evidence,
+    # backers and failure keys go to the survivor and its row is deleted.
+    folded: list[tuple[GuardEntry, GuardEntry]] = field(default_factory=list)
 
     @property
     def avoid(self) -> list[str]:
@@ -135,24 +159,68 @@ def plan_merge(
     matcher: GuardMatcher | None = None,
     clause_vectors: ClauseVectors | None = None,
     extracted: bool = False,
+    failure_keys: Mapping[str, set[str]] | None = None,
 ) -> MergePlan:
     """Merge one trajectory's guards into a Gene's; mutates the entries of `existing` it touches.
 
     With a `matcher`, the pair model decides (with `clause_vectors` for the texts involved);
     without, the cosine `threshold`. `extracted`: the incoming guards were extracted by the registry.
+    `failure_keys`: per incoming text, the failure keys of the steps it came from (a shared key
+    merges with the model's probability at FAILURE_KEY_FLOOR).
     """
     plan = MergePlan()
     pool: list[GuardEntry] = list(existing)
     was_kept = {id(guard) for guard in existing if guard.kept}
     counted: set[int] = set()
     for text, vector in incoming:
+        keys = set((failure_keys or {}).get(text, ()))
         best, similarity, probability = _best_match(pool, text, vector, matcher, clause_vectors or {})
-        if best is not None and (
-            best.text == text
+        folded_into = _folded_into(plan, text)
+        if folded_into is not None:
+            # The same text as a guard this plan folded: the guard it became.
+            best, similarity, probability = folded_into, 1.0, 1.0
+        same = best is not None and (
+            folded_into is not None
+            or best.text == text
             or (probability >= matcher.threshold if matcher is not None else similarity >= threshold)
-        ):
+        )
+        if not same and keys:
+            keyed = _same_failure(pool, text, vector, keys, matcher, clause_vectors or {})
+            if keyed is not None:
+                (best, similarity, probability), same = keyed, True
+        if same:
+            assert best is not None
+            others = _also_same(pool, best, text, vector, keys, matcher, clause_vectors or {}, threshold)
+            group = [best]
+            for other in others:
+                # A rule whose run named no cause says too little to prove two guards one, unless
+                # the failure key does; guards of two different failures stay two.
+                weak = no_cause(text) or no_cause(other.text)
+                if (other.failure_keys & keys or not weak) and all(_fold_compatible(other, g) for g in group):
+                    group.append(other)
+            others = group[1:]
+            if others and _foldable(best):
+                # The incoming guard means the same as several of the Gene's: they were one warning
+                # all along (a paraphrase the model missed, or an extraction a producer's wording
+                # replaced). They become one guard, the one a reader should keep.
+                survivor = min([best, *others], key=_survivor_key)
+                for absorbed in [best, *others]:
+                    if absorbed is not survivor:
+                        _fold(plan, pool, counted, survivor, absorbed)
+                best = survivor
+            if not best.failure_keys:
+                # A guard's keys say which failure it is about; one it has is not widened by a
+                # merge of the model (a wrong merge would carry a second failure's key into it, and
+                # every run of that failure would follow).
+                best.failure_keys |= keys
             reworded = False
-            if best.extracted and not extracted and best.text != text and not _text_taken(pool, text):
+            if (
+                best.extracted
+                and not extracted
+                and best.text != text
+                and not _text_taken(pool, text)
+                and hold_reason(text) is None
+            ):
                 # A producer's wording replaces the registry's extraction of the same warning.
                 best.text, best.vector, best.extracted, reworded = text, vector, False, True
             first_time = id(best) not in counted
@@ -189,6 +257,7 @@ def plan_merge(
             backers={backing.key},
             hold=hold_reason(text),
             extracted=extracted,
+            failure_keys=keys,
         )
         if backing.activates(guard):
             guard.state = GuardState.active
@@ -196,10 +265,58 @@ def plan_merge(
         counted.add(id(guard))
         plan.added.append(guard)
 
-    fresh = {id(g) for g in [*plan.revived, *plan.activated, *plan.added]}
+    fresh = {id(g) for g in [*plan.revived, *plan.activated, *plan.added, *(f for f, _ in plan.folded)]}
     _apply_cap(plan, rank([g for g in pool if g.kept or id(g) in fresh]), was_kept, cap)
     plan.revived = [g for g in plan.revived if g.kept]
     return plan
+
+
+def _folded_into(plan: MergePlan, text: str) -> GuardEntry | None:
+    """The guard a guard with `text` that this plan folded became (following later folds)."""
+    into = next((s for s, a in plan.folded if a.text == text), None)
+    while into is not None and (later := next((s for s, a in plan.folded if a is into), None)) is not None:
+        into = later
+    return into
+
+
+def _fold_compatible(a: GuardEntry, b: GuardEntry) -> bool:
+    """Two guards each known to come from failures (failure keys), never the same one, are not
+    folded: the same words about two failures may still be two lessons."""
+    return not (a.failure_keys and b.failure_keys) or bool(a.failure_keys & b.failure_keys)
+
+
+def _foldable(guard: GuardEntry) -> bool:
+    """A stored guard no human has ruled on (rejected, or held for review) may be folded."""
+    return guard.id is not None and guard.state != GuardState.rejected and guard.hold is None
+
+
+def _survivor_key(guard: GuardEntry) -> tuple[bool, bool, int, float, float, str]:
+    """Which of guards found to be one keeps its row: a producer's wording over an extraction, then
+    the served one, then the one ranked first (evidence, last seen)."""
+    return (guard.extracted, not guard.kept, *rank_key(guard))
+
+
+def _fold(
+    plan: MergePlan, pool: list[GuardEntry], counted: set[int], survivor: GuardEntry, absorbed: GuardEntry
+) -> None:
+    survivor.evidence += absorbed.evidence
+    if id(absorbed) in counted:
+        if id(survivor) in counted:
+            survivor.evidence -= 1  # this trajectory counted once for both
+        counted.add(id(survivor))
+    survivor.backers |= absorbed.backers
+    survivor.failure_keys |= absorbed.failure_keys
+    survivor.first_seen = min(survivor.first_seen, absorbed.first_seen)
+    survivor.last_seen = max(survivor.last_seen, absorbed.last_seen)
+    if absorbed.state == GuardState.active:
+        # A warning already served stays served under the survivor's wording.
+        survivor.state = GuardState.active
+    absorbed.kept = False
+    pool.remove(absorbed)
+    for listed in (plan.revived, plan.activated):
+        if absorbed in listed:
+            listed.remove(absorbed)
+    plan.folded.append((survivor, absorbed))
 
 
 def _text_taken(pool: Sequence[GuardEntry], text: str) -> bool:
@@ -268,6 +385,70 @@ def _best_match(
         index = int(np.argmax(similarities))
         return pool[index], float(similarities[index]), 0.0
     return pool[index], float(similarities[index]), probability
+
+
+def _also_same(
+    pool: Sequence[GuardEntry],
+    best: GuardEntry,
+    text: str,
+    vector: Vector,
+    keys: set[str],
+    matcher: GuardMatcher | None,
+    clause_vectors: ClauseVectors,
+    threshold: float,
+) -> list[GuardEntry]:
+    """The foldable guards of `pool` other than `best` that `text` means the same as, by the rules
+    plan_merge merges by (the same text, the model or the cosine threshold, a shared failure key)."""
+    found = []
+    mine = clause_vectors.get(text)
+    for guard in pool:
+        if guard is best or not _foldable(guard):
+            continue
+        if guard.text == text:
+            found.append(guard)
+            continue
+        cosine = float(guard.vector @ vector)
+        if matcher is None:
+            if cosine >= threshold or (guard.failure_keys & keys and cosine >= FAILURE_KEY_FLOOR):
+                found.append(guard)
+            continue
+        shared = bool(guard.failure_keys & keys)
+        if cosine < matcher.candidate_floor and not shared:
+            continue
+        cosines = _clause_cosines(mine, clause_vectors.get(guard.text)) or (cosine,) * 3
+        if matcher.probability(text, guard.text, cosine, cosines) >= matcher.threshold or (
+            shared and matcher.logistic(text, guard.text, cosine, cosines) >= FAILURE_KEY_FLOOR
+        ):
+            found.append(guard)
+    return found
+
+
+def _same_failure(
+    pool: Sequence[GuardEntry],
+    text: str,
+    vector: Vector,
+    keys: set[str],
+    matcher: GuardMatcher | None,
+    clause_vectors: ClauseVectors,
+) -> tuple[GuardEntry, float, float] | None:
+    """The guard of `pool` sharing a failure key with `text` that the model finds most alike, if it
+    reaches FAILURE_KEY_FLOOR (without a model: the most similar, if its cosine does), with its
+    cosine and probability."""
+    found: tuple[GuardEntry, float, float] | None = None
+    best_score = 0.0
+    mine = clause_vectors.get(text)
+    for guard in pool:
+        if not guard.failure_keys & keys:
+            continue
+        cosine = float(guard.vector @ vector)
+        if matcher is None:
+            score = cosine
+        else:
+            cosines = _clause_cosines(mine, clause_vectors.get(guard.text)) or (cosine,) * 3
+            score = matcher.logistic(text, guard.text, cosine, cosines)
+        if score >= FAILURE_KEY_FLOOR and (found is None or score > best_score):
+            found, best_score = (guard, cosine, score if matcher is not None else 0.0), score
+    return found
 
 
 def _clause_cosines(

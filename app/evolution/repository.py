@@ -15,8 +15,10 @@ from sqlalchemy import (
     CompoundSelect,
     Row,
     case,
+    delete,
     func,
     insert,
+    literal,
     literal_column,
     or_,
     select,
@@ -187,23 +189,35 @@ class EvolutionRepository:
         return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
 
     async def kept_and_nearest(
-        self, gene_id: str, vectors: Sequence[np.ndarray], threshold: float
+        self,
+        gene_id: str,
+        vectors: Sequence[np.ndarray],
+        threshold: float,
+        per_vector: int = 1,
+        *,
+        failure_keys: Sequence[str] = (),
     ) -> Sequence[Guard]:
-        """The kept guards and, for each vector, the dropped guard most similar to it if it reaches
-        `threshold`, by id, in one query.
+        """The kept guards and, for each vector, the `per_vector` guards not kept (proposed, dropped or
+        rejected) most similar to it that reach `threshold`, and the guards sharing one of
+        `failure_keys`, by id, in one query.
 
-        Dropped guards accumulate over a Gene's life, so they are searched in the database instead of
-        being loaded into every merge.
+        Guards not kept accumulate over a Gene's life, so they are searched in the database instead of
+        being loaded into every merge. Several per vector, not only the nearest: the merge decides by
+        the guard-pair model, not by cosine order, and the guard it would take for the same warning
+        (a proposed paraphrase waiting for its quorum) is often not the nearest by cosine.
         """
         wanted: ColumnElement[bool] = Guard.kept.expression
         if vectors:
-            wanted = or_(Guard.kept, Guard.id.in_(self._nearest_dropped_ids(gene_id, vectors, threshold)))
+            nearest = self._nearest_dropped_ids(gene_id, vectors, threshold, per_vector)
+            wanted = or_(Guard.kept, Guard.id.in_(nearest))
+        if failure_keys:
+            wanted = or_(wanted, Guard.failure_keys.overlap(list(failure_keys)))
         stmt = select(Guard).where(Guard.gene_id == gene_id, wanted).order_by(Guard.id)
         return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
 
     @staticmethod
     def _nearest_dropped_ids(
-        gene_id: str, vectors: Sequence[np.ndarray], threshold: float
+        gene_id: str, vectors: Sequence[np.ndarray], threshold: float, per_vector: int
     ) -> CompoundSelect[Any]:
         nearest = []
         for vector in vectors:
@@ -212,7 +226,7 @@ class EvolutionRepository:
                 select(Guard.id)
                 .where(Guard.gene_id == gene_id, ~Guard.kept, distance <= 1 - threshold)
                 .order_by(distance)
-                .limit(1)
+                .limit(per_vector)
                 .subquery()
             )
         return union_all(*(select(subquery.c.id) for subquery in nearest))
@@ -229,6 +243,34 @@ class EvolutionRepository:
         """Bulk update by primary key: each dict holds `id` and the columns to set."""
         if rows:
             await self.session.execute(update(Guard), list(rows))
+
+    async def fold_guards(self, pairs: Sequence[tuple[int, int]]) -> None:
+        """For each (survivor, absorbed): the absorbed guard's evidence rows and backers become the
+        survivor's (first backing kept), then its row is deleted."""
+        for survivor, absorbed in pairs:
+            await self.session.execute(
+                pg_insert(guard_evidence)
+                .from_select(
+                    ["guard_id", "trajectory_id"],
+                    select(literal(survivor), guard_evidence.c.trajectory_id).where(
+                        guard_evidence.c.guard_id == absorbed
+                    ),
+                )
+                .on_conflict_do_nothing()
+            )
+            backers = pg_insert(guard_backers).from_select(
+                ["guard_id", "key_id", "first_at"],
+                select(literal(survivor), guard_backers.c.key_id, guard_backers.c.first_at).where(
+                    guard_backers.c.guard_id == absorbed
+                ),
+            )
+            await self.session.execute(
+                backers.on_conflict_do_update(
+                    index_elements=[guard_backers.c.guard_id, guard_backers.c.key_id],
+                    set_={"first_at": func.least(guard_backers.c.first_at, backers.excluded.first_at)},
+                )
+            )
+            await self.session.execute(delete(Guard).where(Guard.id == absorbed))
 
     async def add_evidence(self, guard_ids: Sequence[int], trajectory_id: uuid.UUID) -> None:
         if guard_ids:

@@ -28,7 +28,12 @@ from app.errors import Conflict, Forbidden, NotFound
 from app.evolution.destination import ROUTE_THRESHOLD, TARGET_FLOOR, routing_text
 from app.evolution.distill import NothingToDistil, founding_document, gene_id_for
 from app.evolution.events import guard_changes, worker_actor
-from app.evolution.extraction import compact_producer_guard, extract_guards, signals_of
+from app.evolution.extraction import (
+    compact_producer_guard,
+    extract_keyed_guards,
+    failure_key,
+    signals_of,
+)
 from app.evolution.guard_match import GuardMatcher, clauses, default_matcher
 from app.evolution.ledger import GuardLedger, embed_all
 from app.evolution.merge import (
@@ -158,11 +163,32 @@ class _Job:
     # The run's task and the errors it met, embedded like a Gene: for routing and the resemblance check.
     route_vector: Vector
     grounding: list[float | None] = field(default_factory=list)
+    # Per guard: the failure keys of the failed steps it came from (extraction.py, rule 7).
+    failure_keys: list[set[str]] = field(default_factory=list)
     # Vectors computed ahead for the writes (the run's task as a search key), by text.
     known: dict[str, Vector] = field(default_factory=dict)
     route: RouteCandidate | None = None
     best_similarity: float | None = None
     best_gene_id: str | None = None
+
+
+def _grounded_keys(
+    steps: Sequence[dict[str, Any]], guard_vectors: Sequence[Vector], failure_vectors: Sequence[Vector]
+) -> list[set[str]]:
+    """Per producer guard, the failure keys (extraction.py, rule 7) of the failed steps it is about:
+    each failed step's key goes to the guard of the run closest to that step, if it is grounded on it
+    (GROUNDING_FLOOR). Two guards of one run never share a key: they say different things."""
+    keys: list[set[str]] = [set() for _ in guard_vectors]
+    failed = [step for step in steps if not step.get("ok")]
+    for step, vector in zip(failed, failure_vectors, strict=True):
+        key = failure_key(step)
+        if key is None or not guard_vectors:
+            continue
+        cosines = [float(g @ vector) for g in guard_vectors]
+        best = max(range(len(cosines)), key=cosines.__getitem__)
+        if cosines[best] >= GROUNDING_FLOOR:
+            keys[best].add(key)
+    return keys
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -222,14 +248,16 @@ class EvolutionService:
         )
         return result
 
-    def _texts(self, trajectory: Trajectory) -> tuple[list[str], bool, str, list[str], str]:
+    def _texts(self, trajectory: Trajectory) -> tuple[list[str], bool, str, list[str], str, list[set[str]]]:
         """What a trajectory has embedded: its guards (and whether the registry extracted them), its
         routing text, its failed steps (to ground a producer's guards) and its task."""
         extracted = not trajectory.guards
+        keys: list[set[str]] = []
         if trajectory.guards:
             guards = list(dict.fromkeys(compact_producer_guard(str(g)) for g in trajectory.guards))
         else:
-            guards = extract_guards(trajectory.steps, trajectory.verifier)
+            keyed = extract_keyed_guards(trajectory.steps, trajectory.verifier)
+            guards, keys = list(keyed), list(keyed.values())
         if not trajectory.verifier_passed and not guards:
             raise Rejected("a failed run contributes only failure guards, and none could be taken from it")
         route_text = routing_text(trajectory.task_description, self._signals(trajectory))
@@ -241,28 +269,39 @@ class EvolutionService:
         # The run's task becomes a search key of the Gene it is merged into (app/genes/task_keys.py):
         # embedded here with the rest, in one batch, not later under the Gene's lock.
         task = (trajectory.task_description or "").strip()
-        return guards, extracted, route_text, failures if not extracted else [], task
+        return guards, extracted, route_text, failures if not extracted else [], task, keys
 
     def texts_to_embed(self, trajectory: Trajectory) -> list[str]:
         """The texts a job for this trajectory embeds before it takes any lock: the worker embeds those
         of a claimed batch in one request (KnownEmbeddings), so the jobs find them in hand."""
         try:
-            guards, _, route_text, failures, task = self._texts(trajectory)
+            guards, _, route_text, failures, task, _ = self._texts(trajectory)
         except Rejected:
             return []
         return [*guards, route_text, *failures, *([task] if task else [])]
 
     async def _prepare(self, trajectory: Trajectory, embeddings: EmbeddingService) -> _Job:
         """The guards a trajectory brings and their vectors, and its routing vector: before any lock."""
-        guards, extracted, route_text, failures, task = self._texts(trajectory)
+        guards, extracted, route_text, failures, task, keys = self._texts(trajectory)
         vectors = await embed_all(embeddings, [*guards, route_text, *failures, *([task] if task else [])])
         guard_vectors = vectors[: len(guards)]
         failure_vectors = vectors[len(guards) + 1 : len(guards) + 1 + len(failures)]
         grounding: list[float | None] = [
             max((float(v @ f) for f in failure_vectors), default=None) for v in guard_vectors
         ]
+        if not extracted:
+            keys = _grounded_keys(trajectory.steps, guard_vectors, failure_vectors)
         known = {task: vectors[-1]} if task else {}
-        return _Job(trajectory, guards, guard_vectors, extracted, vectors[len(guards)], grounding, known)
+        return _Job(
+            trajectory,
+            guards,
+            guard_vectors,
+            extracted,
+            vectors[len(guards)],
+            grounding,
+            failure_keys=keys,
+            known=known,
+        )
 
     async def _process(self, session: AsyncSession, job: _Job, embeddings: EmbeddingService) -> JobResult:
         trajectory = job.trajectory
@@ -398,6 +437,7 @@ class EvolutionService:
         *,
         near: Sequence[Vector] = (),
         include: Sequence[int] = (),
+        failure_keys: Sequence[str] = (),
     ) -> _GuardState:
         """The current version, its document and guards, and the guard rows a change may touch
         (in step with that document), under the Gene's lock."""
@@ -414,6 +454,7 @@ class EvolutionService:
             publisher=current.published_by,
             now=now,
             include=include,
+            failure_keys=failure_keys,
         )
         return _GuardState(current, document, avoid, now, ledger, entries, resynced)
 
@@ -422,22 +463,27 @@ class EvolutionService:
     ) -> dict[str, Any]:
         """plan_merge's decision arguments: the pair model with the clause vectors of the incoming
         guards and of the Gene's guards close enough to be candidates, or the cosine threshold."""
+        keys = dict(zip(job.guards, job.failure_keys, strict=True))
         if self.matcher is None:
-            return {"threshold": self.guard_threshold, "extracted": job.extracted}
-        # Only pairs at or above the candidate floor are scored: only their clauses are embedded.
+            return {"threshold": self.guard_threshold, "extracted": job.extracted, "failure_keys": keys}
+        # Only pairs at or above the candidate floor, or sharing a failure key, are scored: only their
+        # clauses are embedded.
         floor = self.matcher.candidate_floor
-        pool = [(entry.text, entry.vector) for entry in entries] + list(
-            zip(job.guards, job.vectors, strict=True)
+        pool = [(entry.text, entry.vector, entry.failure_keys) for entry in entries] + list(
+            zip(job.guards, job.vectors, job.failure_keys, strict=True)
         )
         needed: set[str] = set()
-        for index, (text, vector) in enumerate(zip(job.guards, job.vectors, strict=True)):
-            for other, other_vector in pool[: len(entries) + index]:
-                if other != text and float(other_vector @ vector) >= floor:
+        for index, (text, vector, mine) in enumerate(
+            zip(job.guards, job.vectors, job.failure_keys, strict=True)
+        ):
+            for other, other_vector, theirs in pool[: len(entries) + index]:
+                if other != text and (float(other_vector @ vector) >= floor or mine & theirs):
                     needed.update((text, other))
         return {
             "matcher": self.matcher,
             "clause_vectors": await clause_vectors(embeddings, sorted(needed)),
             "extracted": job.extracted,
+            "failure_keys": keys,
         }
 
     @property
@@ -456,6 +502,7 @@ class EvolutionService:
         job.guards = [job.guards[i] for i in keep]
         job.vectors = [job.vectors[i] for i in keep]
         job.grounding = [job.grounding[i] for i in keep]
+        job.failure_keys = [job.failure_keys[i] for i in keep]
         return dropped
 
     def _backing(self, job: _Job, owner: uuid.UUID) -> Backing:
@@ -582,7 +629,13 @@ class EvolutionService:
             raise Rejected(f"Gene {gene_id} no longer exists")
         if gene.status == GeneStatus.revoked:
             raise Rejected(f"Gene {gene_id} is revoked and takes no new evidence", gene_id)
-        state = await self._guard_state(session, gene, embeddings, near=job.vectors)
+        state = await self._guard_state(
+            session,
+            gene,
+            embeddings,
+            near=job.vectors,
+            failure_keys=sorted(set().union(*job.failure_keys)),
+        )
         current, document, old_avoid, now = state.current, state.document, state.avoid, state.now
         ledger, entries, resynced = state.ledger, state.entries, state.resynced
         backing = self._backing(job, gene.owner_key_id)
@@ -596,7 +649,9 @@ class EvolutionService:
         )
         version: GeneVersion | None = None
         if plan.avoid != old_avoid:
-            reworded = any(m.reworded and m.into.kept for m in plan.merged)
+            reworded = any(m.reworded and m.into.kept for m in plan.merged) or any(
+                absorbed.text in old_avoid for _, absorbed in plan.folded
+            )
             version = await self._next_version(
                 writer, gene, current, document, plan.avoid, backing.key, reworded=reworded
             )

@@ -34,7 +34,8 @@ class VersionReason(StrEnum):
     published = "published"  # sent to POST /v1/genes
     founded = "founded"  # the worker founded the Gene from a run
     guards_added = "guards_added"  # a guard entered the served guards (anti_patterns)
-    guards_merged = "guards_merged"  # a served guard took a producer's wording for the same warning
+    # a served guard took a producer's wording for the same warning, or two guards were found to be one
+    guards_merged = "guards_merged"
     reordered = "reordered"  # the same guards, ranked anew by evidence
     dropped = "dropped"  # a guard left the list (the cap, a review, a rejection)
     gep_format = "gep_format"  # the same content moved to GEP fields (migration 0018)

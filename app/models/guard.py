@@ -20,6 +20,7 @@ from sqlalchemy import (
     UniqueConstraint,
     func,
 )
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import EMBEDDING_DIM, Base, utcnow_column
@@ -64,6 +65,9 @@ class Guard(Base):
     # Extracted by the registry from a run's steps (not a producer's words): a producer's guard that
     # means the same replaces its text.
     extracted: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default="false")
+    # The failure keys (app/evolution/extraction.py, rule 7) of the failed steps the guard came from:
+    # a guard of another run that met the same error and fixed it the same way merges into it.
+    failure_keys: Mapped[list[str]] = mapped_column(ARRAY(Text), nullable=False, server_default="{}")
     reviewed_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("api_keys.id"))
     reviewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     review_note: Mapped[str | None] = mapped_column(Text)

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.evolution.extraction import MAX_GUARD_CHARS, error_signature, extract_guards, mask, signals_of
+from app.evolution.extraction import (
+    MAX_GUARD_CHARS,
+    error_signature,
+    extract_guards,
+    extract_keyed_guards,
+    failure_key,
+    mask,
+    signals_of,
+)
 
 PASSED = {"name": "pytest", "passed": True}
 
@@ -232,3 +240,35 @@ def test_error_signature_and_signals() -> None:
     ]
     failed = {"name": "pytest", "passed": False, "details": {"error": "AssertionError: boom"}}
     assert signals_of(steps, failed) == ["ConnectionError", "KeyError", "AssertionError"]
+
+
+def _failed(error: str, correction: str) -> dict[str, object]:
+    return {"action": "pytest -q tests/test_perf_3.py", "ok": False, "error": error, "correction": correction}
+
+
+def test_the_failure_key_names_the_error_and_its_fix_not_the_runs_numbers() -> None:
+    slow = "AssertionError: p95 latency {} ms exceeds the 50 ms target"
+    fix = "move the CPU-heavy rendering to a thread with asyncio.to_thread"
+    key = failure_key(_failed(f'  File "/srv/app/x.py", line 12\n{slow.format(35049)}', fix))
+    assert key is not None and len(key) == 16
+    # Another run's latency, file and line: the same failure.
+    assert failure_key(_failed(f'  File "/srv/app/y.py", line 90\n{slow.format(812)}', fix)) == key
+    # The same error fixed another way, or another error fixed the same way: other lessons.
+    assert failure_key(_failed(slow.format(812), "cache the rendered report for a minute")) != key
+    assert failure_key(_failed("AssertionError: expected at most 3 queries, got 17", fix)) != key
+    # Nothing to key without an error or a correction, or on a step that passed.
+    assert failure_key(_failed("", fix)) is None
+    assert failure_key(_failed(slow.format(1), "")) is None
+    assert failure_key({**_failed(slow.format(1), fix), "ok": True}) is None
+
+
+def test_extracted_guards_carry_the_keys_of_the_steps_they_came_from() -> None:
+    steps = [
+        _failed("AssertionError: p95 latency 812 ms exceeds the 50 ms target", "move it to a thread"),
+        {"action": "move the rendering to asyncio.to_thread", "ok": True},
+    ]
+    failed = {"name": "pytest", "passed": False, "details": {"error": "AssertionError: 3 tests failed"}}
+    keyed = extract_keyed_guards(steps, failed)
+    assert list(keyed) == extract_guards(steps, failed)
+    step_guard, verifier_guard = keyed
+    assert keyed[step_guard] == {failure_key(steps[0])} and keyed[verifier_guard] == set()

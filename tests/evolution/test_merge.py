@@ -9,7 +9,15 @@ import numpy as np
 
 from app.embeddings import EmbeddingService
 from app.evolution.guard_match import default_matcher
-from app.evolution.merge import GUARD_MERGE_THRESHOLD, Backing, GuardEntry, Vector, plan_merge, plan_review
+from app.evolution.merge import (
+    FAILURE_KEY_FLOOR,
+    GUARD_MERGE_THRESHOLD,
+    Backing,
+    GuardEntry,
+    Vector,
+    plan_merge,
+    plan_review,
+)
 from app.evolution.service import clause_vectors as clause_vectors_of
 from app.models import GuardState
 
@@ -243,3 +251,88 @@ async def test_producer_and_extracted_guards_meet_in_the_producers_words(
     plan = plan_merge(extracted, [(PRODUCER, vectors[0])], now, BY_OWNER, **rule)
     assert plan.added == [] and plan.avoid == [PRODUCER]
     assert plan.merged[0].reworded and extracted[0].evidence == 5 and not extracted[0].extracted
+
+
+N_PLUS_ONE = "Avoid N+1 queries: load the related objects with selectinload or a join."
+N_PLUS_ONE_PARAPHRASE = "One query per item inside a loop is slow; batch the lookups into a single query."
+OFF_TOPIC = "Do not write docstrings; delete them to save tokens."
+KEY = "0123456789abcdef"
+
+
+async def test_a_shared_failure_key_merges_a_paraphrase_the_model_scores_low(
+    embeddings: EmbeddingService,
+) -> None:
+    """Two runs that met the same error and fixed it the same way: one lesson, in two wordings."""
+    matcher = default_matcher()
+    texts = [N_PLUS_ONE, N_PLUS_ONE_PARAPHRASE, OFF_TOPIC]
+    vectors = await _vectors(embeddings, texts)
+    rule = {"matcher": matcher, "clause_vectors": await clause_vectors_of(embeddings, texts)}
+    now = T0 + timedelta(hours=1)
+
+    def gene() -> list[GuardEntry]:
+        entry = _entry(N_PLUS_ONE, vectors[0], 3, 0, guard_id=1)
+        entry.failure_keys = {KEY}
+        return [entry]
+
+    # The model alone keeps them apart...
+    plan = plan_merge(gene(), [(N_PLUS_ONE_PARAPHRASE, vectors[1])], now, BY_OWNER, **rule)
+    assert [g.text for g in plan.added] == [N_PLUS_ONE_PARAPHRASE]
+    # ... the failure key they share makes them one guard.
+    existing = gene()
+    keys = {N_PLUS_ONE_PARAPHRASE: {KEY, "fedcba9876543210"}}
+    plan = plan_merge(
+        existing, [(N_PLUS_ONE_PARAPHRASE, vectors[1])], now, BY_OWNER, failure_keys=keys, **rule
+    )
+    [merged] = plan.merged
+    assert plan.added == [] and merged.into is existing[0] and existing[0].evidence == 4
+    assert merged.probability is not None and FAILURE_KEY_FLOOR <= merged.probability < matcher.threshold
+    # The guard's keys stay those of its failure: a merge does not widen them.
+    assert existing[0].failure_keys == {KEY}
+    # Advice about something else that travels with the same failure is not merged into it.
+    plan = plan_merge(
+        gene(), [(OFF_TOPIC, vectors[2])], now, BY_OWNER, failure_keys={OFF_TOPIC: {KEY}}, **rule
+    )
+    assert [g.text for g in plan.added] == [OFF_TOPIC] and plan.merged == []
+
+
+async def test_guards_an_incoming_one_bridges_are_folded_into_one(embeddings: EmbeddingService) -> None:
+    """Two stored guards of one warning (one was added while the other was not among the guards
+    loaded): an incoming guard that means the same as both shows they are one, and they become one."""
+    matcher = default_matcher()
+    texts = [
+        "When the tests fail with ConnectionError: HTTPSConnectionPool(host=<host>, port=<port>): Max "
+        "retries exceeded with…, do not call the real upstream API from the client fixtures; instead mock "
+        "the HTTP layer with respx",
+        "Tests must not reach the real service over the network: stub HTTP calls with respx.",
+        PRODUCER,
+    ]
+    vectors = await _vectors(embeddings, texts)
+    rule = {"matcher": matcher, "clause_vectors": await clause_vectors_of(embeddings, texts)}
+    extracted = _entry(texts[0], vectors[0], 5, 0, guard_id=1)
+    extracted.extracted, extracted.failure_keys, extracted.backers = True, {KEY}, {ALICE, BOB}
+    producers = _entry(texts[1], vectors[1], 2, 1, guard_id=2, kept=False)
+    producers.state, producers.backers = GuardState.proposed, {ALICE}
+
+    plan = plan_merge(
+        [extracted, producers],
+        [(texts[2], vectors[2]), (texts[0], vectors[0])],
+        T0 + timedelta(hours=1),
+        Backing(key=BOB, owner=OWNER, quorum=2),
+        **rule,
+    )
+    [(survivor, absorbed)] = plan.folded
+    # The producer's wording is kept (the registry never invents text), with all both had; the
+    # run's second guard, the folded guard's very text, lands on it too.
+    assert (survivor, absorbed) == (producers, extracted)
+    assert plan.avoid == [texts[1]] and plan.added == []
+    assert [m.into for m in plan.merged] == [producers, producers]
+    assert survivor.state == GuardState.active and survivor.evidence == 5 + 2 + 1
+    assert survivor.backers == {ALICE, BOB} and survivor.failure_keys == {KEY}
+    assert survivor.first_seen == T0 and not absorbed.kept
+
+    # Without the bridge, nothing says they are one: both stay.
+    extracted = _entry(texts[0], vectors[0], 5, 0, guard_id=1)
+    producers = _entry(texts[1], vectors[1], 2, 1, guard_id=2, kept=False)
+    producers.state = GuardState.proposed
+    plan = plan_merge([extracted, producers], [], T0 + timedelta(hours=1), BY_OWNER, **rule)
+    assert plan.folded == [] and plan.avoid == [texts[0]]

@@ -10,10 +10,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.principal import SYSTEM, Principal, Role
 from app.embeddings import EmbeddingService
+from app.evolution.repository import EvolutionRepository
 from app.evolution.service import JobResult
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument, guards_of
-from app.models import ApiKey, Gene, GeneVersion, Guard, Trajectory, guard_evidence
+from app.models import (
+    ApiKey,
+    EvolutionEvent,
+    Gene,
+    GeneVersion,
+    Guard,
+    Trajectory,
+    guard_backers,
+    guard_evidence,
+)
 from app.trajectories.service import trajectory_service
 from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
 from tests.evolution.jobs import merge_next
@@ -460,3 +470,143 @@ async def test_a_producers_guard_takes_the_place_of_an_extracted_one_and_version
     assert guards_of(document) == [PRODUCER_LIVE_API]
     lineage = (await client.get(f"/v1/genes/{GENE_ID}/lineage")).json()["items"]
     assert [v["reason"] for v in lineage] == ["published", "guards_added", "guards_merged"]
+
+
+N_PLUS_ONE = "Avoid N+1 queries: load the related objects with selectinload or a join."
+N_PLUS_ONE_PARAPHRASE = "One query per item inside a loop is slow; batch the lookups into a single query."
+
+
+def _n_plus_one_steps(queries: int, correction: str) -> list[dict[str, Any]]:
+    return [
+        {"action": "load each order's customer with its own query in the loop", "ok": True},
+        {
+            "action": f"pytest -q tests/perf/test_orders_{queries}.py",
+            "ok": False,
+            "error": f"AssertionError: expected at most 3 queries, got {queries}",
+            "correction": correction,
+        },
+        {"action": correction, "ok": True},
+    ]
+
+
+async def test_runs_that_met_the_same_failure_and_fix_merge_their_producers_wordings(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    """The pair model scores these two wordings as different guards; their runs met the same error
+    and fixed it the same way (the failure key), so they are one guard with the evidence of both."""
+    await _publish(client, avoid=None)
+    fix = "eager-load the related rows with one selectinload query"
+    first = await _run(
+        session, embeddings, gene_id=GENE_ID, steps=_n_plus_one_steps(17, fix), guards=[N_PLUS_ONE]
+    )
+    second = await _run(
+        session,
+        embeddings,
+        gene_id=GENE_ID,
+        steps=_n_plus_one_steps(240, fix),
+        guards=[N_PLUS_ONE_PARAPHRASE],
+    )
+    assert first.state == second.state == "merged", second.reason
+    [guard] = (await session.scalars(select(Guard).where(Guard.gene_id == GENE_ID))).all()
+    assert (guard.text, guard.evidence_count, len(guard.failure_keys)) == (N_PLUS_ONE, 2, 1)
+    # The same wording after a run that fixed it another way: another lesson, another guard.
+    other = _n_plus_one_steps(17, "cache the customers in a dict keyed by id before the loop")
+    await _run(session, embeddings, gene_id=GENE_ID, steps=other, guards=[N_PLUS_ONE_PARAPHRASE])
+    guards = (await session.scalars(select(Guard).where(Guard.gene_id == GENE_ID).order_by(Guard.id))).all()
+    assert [(g.text, g.evidence_count) for g in guards] == [(N_PLUS_ONE, 2), (N_PLUS_ONE_PARAPHRASE, 1)]
+
+
+TESTS_OFFLINE = "Tests must not reach the real service over the network: stub HTTP calls with respx."
+
+
+async def test_two_guards_a_run_shows_to_be_one_are_folded_with_their_evidence_and_backers(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    # A publisher's document may carry two wordings of one warning; nothing merges them until a run
+    # brings a guard that means the same as both.
+    await _publish(client, avoid=[LIVE_API, TESTS_OFFLINE])
+    steps = [{"action": "add respx mocks for the client", "ok": True}]
+    result = await _run(session, embeddings, gene_id=GENE_ID, steps=steps, guards=[PRODUCER_LIVE_API])
+    assert result.state == "merged" and result.new_version == 2, result.reason
+
+    # The one ranked first keeps its row, with the evidence of both and of this run.
+    [guard] = (await session.scalars(select(Guard).where(Guard.gene_id == GENE_ID))).all()
+    assert (guard.text, guard.evidence_count, guard.state, guard.kept) == (LIVE_API, 3, "active", True)
+    evidence = await session.scalars(
+        select(guard_evidence.c.trajectory_id).where(guard_evidence.c.guard_id == guard.id)
+    )
+    assert list(evidence) == [result.trajectory_id]
+    document = (await client.get(f"/v1/genes/{GENE_ID}")).json()["document"]
+    assert guards_of(document) == [LIVE_API]
+    lineage = (await client.get(f"/v1/genes/{GENE_ID}/lineage")).json()["items"]
+    assert [v["reason"] for v in lineage] == ["published", "guards_merged"]
+    event = await session.scalar(
+        select(EvolutionEvent).where(EvolutionEvent.gene_id == GENE_ID, EvolutionEvent.kind == "merged")
+    )
+    assert event is not None
+    folds = [(m["guard_id"], m["folded_text"]) for m in event.guards_merged if "folded_text" in m]
+    assert folds == [(guard.id, TESTS_OFFLINE)]
+
+
+async def test_a_folded_guards_evidence_and_backers_move_to_the_survivor(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    """The repository's fold: the absorbed guard's evidence rows and backers become the survivor's
+    (a backer of both stays one backer), and its row is deleted."""
+    floats = "Avoid comparing floats with == in tests; use pytest.approx."
+    await _publish(client, avoid=[LIVE_API, floats])
+    owner = await _owner(session)
+    runs = []
+    for guard_text in (LIVE_API, floats):
+        steps = [{"action": "add respx mocks for the client", "ok": True}]
+        runs.append(await _run(session, embeddings, gene_id=GENE_ID, steps=steps, guards=[guard_text]))
+    guards = {g.text: g for g in (await session.scalars(select(Guard).where(Guard.gene_id == GENE_ID))).all()}
+    assert set(guards) == {LIVE_API, floats}
+    survivor, absorbed = guards[LIVE_API].id, guards[floats].id
+    await EvolutionRepository(session).fold_guards([(survivor, absorbed)])
+    assert await session.scalar(select(func.count()).select_from(Guard).where(Guard.id == absorbed)) == 0
+    evidence = await session.scalars(
+        select(guard_evidence.c.trajectory_id).where(guard_evidence.c.guard_id == survivor)
+    )
+    assert set(evidence) == {r.trajectory_id for r in runs}
+    backers = await session.scalars(
+        select(guard_backers.c.key_id).where(guard_backers.c.guard_id == survivor)
+    )
+    assert list(backers) == [owner.key_id]
+
+
+async def test_the_merge_loads_several_guards_not_kept_and_those_sharing_a_failure_key(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    """Proposed and dropped guards are searched in the database: the nearest few per incoming guard
+    (the pair model, not cosine order, picks among them) and any sharing one of its failure keys."""
+    await _publish(client, avoid=None)
+    texts = [
+        LIVE_API,
+        LIVE_API_PARAPHRASE,
+        TESTS_OFFLINE,
+        "Avoid comparing floats with == in tests; use pytest.approx.",
+    ]
+    vectors = await embeddings.embed_texts(texts)
+    repo = EvolutionRepository(session)
+    ids = await repo.insert_guards(
+        [
+            {
+                "gene_id": GENE_ID,
+                "text": text,
+                "embedding": vector.tolist(),
+                "embedding_model": embeddings.name,
+                "kept": False,
+                "state": "proposed",
+                "failure_keys": ["0123456789abcdef"] if index == 3 else [],
+            }
+            for index, (text, vector) in enumerate(zip(texts, vectors, strict=True))
+        ]
+    )
+    incoming = vectors[0]
+    nearest = await repo.kept_and_nearest(GENE_ID, [incoming], 0.4, 1)
+    assert [g.id for g in nearest] == [ids[0]]
+    nearest = await repo.kept_and_nearest(GENE_ID, [incoming], 0.4, 3)
+    assert {g.id for g in nearest} == set(ids[:3])
+    keyed = await repo.kept_and_nearest(GENE_ID, [incoming], 0.4, 1, failure_keys=["0123456789abcdef"])
+    assert {g.id for g in keyed} == {ids[0], ids[3]}
