@@ -209,8 +209,15 @@ class GuardLedger:
             guard.id = guard_id
         # Folded first: a survivor may take the text of a guard folded into it.
         absorbed = {a.id for _, a in plan.folded}
-        await self.repo.fold_guards(
+        shared = await self.repo.fold_guards(
             [(s.id, a.id) for s, a in plan.folded if s.id is not None and a.id is not None]
+        )
+        # A run that had backed both guards of a fold counts once in the survivor's evidence.
+        for survivor in {id(s): s for s, _ in plan.folded}.values():
+            if survivor.id in shared:
+                survivor.evidence = max(1, survivor.evidence - shared[survivor.id])
+        await self.repo.update_guards(
+            [{"id": g.id, "evidence_count": g.evidence} for g in plan.added if g.id in shared]
         )
         updates = []
         reworded = []

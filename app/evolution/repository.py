@@ -244,11 +244,18 @@ class EvolutionRepository:
         if rows:
             await self.session.execute(update(Guard), list(rows))
 
-    async def fold_guards(self, pairs: Sequence[tuple[int, int]]) -> None:
+    async def fold_guards(self, pairs: Sequence[tuple[int, int]]) -> dict[int, int]:
         """For each (survivor, absorbed): the absorbed guard's evidence rows and backers become the
-        survivor's (first backing kept), then its row is deleted."""
+        survivor's (first backing kept), then its row is deleted.
+
+        Returns, by survivor, how many runs had backed both (through a chain of folds too): those
+        runs were counted in both guards' evidence_count and must count once."""
+        shared: dict[int, int] = {}
         for survivor, absorbed in pairs:
-            await self.session.execute(
+            runs = await self.session.scalar(
+                select(func.count()).where(guard_evidence.c.guard_id == absorbed)
+            )
+            moved = await self.session.execute(
                 pg_insert(guard_evidence)
                 .from_select(
                     ["guard_id", "trajectory_id"],
@@ -257,7 +264,10 @@ class EvolutionRepository:
                     ),
                 )
                 .on_conflict_do_nothing()
+                .returning(guard_evidence.c.trajectory_id)
             )
+            both = int(runs or 0) - len(moved.all())
+            shared[survivor] = shared.get(survivor, 0) + shared.pop(absorbed, 0) + both
             backers = pg_insert(guard_backers).from_select(
                 ["guard_id", "key_id", "first_at"],
                 select(literal(survivor), guard_backers.c.key_id, guard_backers.c.first_at).where(
@@ -271,6 +281,7 @@ class EvolutionRepository:
                 )
             )
             await self.session.execute(delete(Guard).where(Guard.id == absorbed))
+        return {guard_id: count for guard_id, count in shared.items() if count}
 
     async def add_evidence(self, guard_ids: Sequence[int], trajectory_id: uuid.UUID) -> None:
         if guard_ids:

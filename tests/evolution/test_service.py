@@ -548,6 +548,34 @@ async def test_two_guards_a_run_shows_to_be_one_are_folded_with_their_evidence_a
     assert folds == [(guard.id, TESTS_OFFLINE)]
 
 
+async def test_a_run_that_backed_both_folded_guards_counts_once(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    await _publish(client, avoid=[LIVE_API, TESTS_OFFLINE])
+    steps = [{"action": "add respx mocks for the client", "ok": True}]
+    floats = "Avoid comparing floats with == in tests; use pytest.approx."
+    earlier = await _run(session, embeddings, gene_id=GENE_ID, steps=steps, guards=[floats])
+    assert earlier.state == "merged", earlier.reason
+    # A run that had backed both wordings (as one could under an earlier matcher).
+    guards = {g.text: g for g in (await session.scalars(select(Guard))).all()}
+    both = [guards[LIVE_API], guards[TESTS_OFFLINE]]
+    await EvolutionRepository(session).add_evidence([g.id for g in both], earlier.trajectory_id)
+    for guard in both:
+        guard.evidence_count += 1
+    await session.commit()
+
+    bridge = await _run(session, embeddings, gene_id=GENE_ID, steps=steps, guards=[PRODUCER_LIVE_API])
+    assert bridge.state == "merged", bridge.reason
+    session.expire_all()
+    # The two publishes' evidence, the run behind both (once) and the bridging run.
+    [guard] = (await session.scalars(select(Guard).where(Guard.text != floats))).all()
+    assert (guard.text, guard.evidence_count) == (LIVE_API, 4)
+    runs = await session.scalars(
+        select(guard_evidence.c.trajectory_id).where(guard_evidence.c.guard_id == guard.id)
+    )
+    assert set(runs) == {earlier.trajectory_id, bridge.trajectory_id}
+
+
 async def test_a_folded_guards_evidence_and_backers_move_to_the_survivor(
     client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
 ) -> None:
@@ -563,7 +591,10 @@ async def test_a_folded_guards_evidence_and_backers_move_to_the_survivor(
     guards = {g.text: g for g in (await session.scalars(select(Guard).where(Guard.gene_id == GENE_ID))).all()}
     assert set(guards) == {LIVE_API, floats}
     survivor, absorbed = guards[LIVE_API].id, guards[floats].id
-    await EvolutionRepository(session).fold_guards([(survivor, absorbed)])
+    repo = EvolutionRepository(session)
+    # The first run backed both guards: it is reported, so the survivor can count it once.
+    await repo.add_evidence([absorbed], runs[0].trajectory_id)
+    assert await repo.fold_guards([(survivor, absorbed)]) == {survivor: 1}
     assert await session.scalar(select(func.count()).select_from(Guard).where(Guard.id == absorbed)) == 0
     evidence = await session.scalars(
         select(guard_evidence.c.trajectory_id).where(guard_evidence.c.guard_id == survivor)
