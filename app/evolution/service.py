@@ -163,6 +163,8 @@ class _Job:
     route: RouteCandidate | None = None
     best_similarity: float | None = None
     best_gene_id: str | None = None
+    # The named Gene's current version and the clock, read (under its lock) with the resemblance.
+    current: tuple[GeneVersion, datetime] | None = None
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -287,8 +289,8 @@ class EvolutionService:
                 raise Rejected(f"target Gene {target} does not exist")
         elif draft_id is not None and (locked := await genes.lock_gene(draft_id)) is not None:
             gene_id, how = draft_id, "named by its draft"
-        if gene_id is not None:
-            await self._check_resemblance(evolution, job, gene_id)
+        if locked is not None:
+            await self._check_resemblance(evolution, job, locked)
         else:
             if found_as is None:
                 gene_id = await self._route(evolution, job)
@@ -348,9 +350,12 @@ class EvolutionService:
             if float(vector @ job.route_vector) >= self.route_threshold
         ]
 
-    async def _check_resemblance(self, evolution: EvolutionRepository, job: _Job, gene_id: str) -> None:
-        """A run that names its Gene must be about what the Gene is about (task and errors)."""
-        similarity = await evolution.similarity_to(gene_id, job.route_vector)
+    async def _check_resemblance(self, evolution: EvolutionRepository, job: _Job, gene: Gene) -> None:
+        """A run that names its Gene must be about what the Gene is about (task and errors). The
+        Gene is locked: its current version, read here, is the one the merge starts from."""
+        gene_id = gene.id
+        current, now, similarity = await evolution.current_version(gene, similar_to=job.route_vector)
+        job.current = (current, now)
         if similarity is None:
             return
         job.best_similarity, job.best_gene_id = similarity, gene_id
@@ -398,10 +403,15 @@ class EvolutionService:
         *,
         near: Sequence[Vector] = (),
         include: Sequence[int] = (),
+        read: tuple[GeneVersion, datetime] | None = None,
     ) -> _GuardState:
         """The current version, its document and guards, and the guard rows a change may touch
-        (in step with that document), under the Gene's lock."""
-        current, now = await EvolutionRepository(session).current_version(gene)
+        (in step with that document), under the Gene's lock. `read`: the current version and the
+        clock, already read under this lock."""
+        if read is not None and read[0].gene_id == gene.id and read[0].version == gene.current_version:
+            current, now = read
+        else:
+            current, now, _ = await EvolutionRepository(session).current_version(gene)
         document: dict[str, Any] = json.loads(current.document_json)
         document.pop("asset_id", None)
         avoid = guards_of(document)
@@ -582,7 +592,7 @@ class EvolutionService:
             raise Rejected(f"Gene {gene_id} no longer exists")
         if gene.status == GeneStatus.revoked:
             raise Rejected(f"Gene {gene_id} is revoked and takes no new evidence", gene_id)
-        state = await self._guard_state(session, gene, embeddings, near=job.vectors)
+        state = await self._guard_state(session, gene, embeddings, near=job.vectors, read=job.current)
         current, document, old_avoid, now = state.current, state.document, state.avoid, state.now
         ledger, entries, resynced = state.ledger, state.entries, state.resynced
         backing = self._backing(job, gene.owner_key_id)

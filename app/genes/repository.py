@@ -18,6 +18,7 @@ from sqlalchemy import (
     and_,
     bindparam,
     cast,
+    exists,
     func,
     insert,
     literal,
@@ -204,12 +205,22 @@ class GeneRepository:
         result = await self.session.execute(stmt.returning(Gene.id))
         return result.scalar_one_or_none() is not None
 
-    async def close_current_version(self, gene_id: str) -> None:
-        await self.session.execute(
+    async def asset_taken(self, asset_id: str, *, close_current: str | None = None) -> bool:
+        """Whether a version has `asset_id`; with `close_current` (a Gene id), that Gene's current
+        version is closed by the same statement (the look-up sees the versions as they were)."""
+        taken = exists().where(GeneVersion.asset_id == asset_id)
+        if close_current is None:
+            return bool(await self.session.scalar(select(taken)))
+        closed = (
             update(GeneVersion)
-            .where(GeneVersion.gene_id == gene_id, GeneVersion.valid_to.is_(None))
+            .where(GeneVersion.gene_id == close_current, GeneVersion.valid_to.is_(None))
             .values(valid_to=func.now())
+            .returning(GeneVersion.id)
+            .cte("closed")
         )
+        stmt = select(taken, select(func.count()).select_from(closed).scalar_subquery())
+        row = (await self.session.execute(stmt)).one()
+        return bool(row[0])
 
     async def insert_version(self, values: dict[str, Any]) -> GeneVersion:
         # One round trip: the row comes back with what the server computed (times, text vectors).

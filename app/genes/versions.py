@@ -169,13 +169,14 @@ class VersionWriter:
         the embedded text did not change.
         """
         repo = self.repo
-        while await repo.version_by_asset(asset_id) is not None:
+        # The current version is closed by the statement that first looks the asset_id up.
+        closing = gene.id if gene.current_version > 0 else None
+        while await repo.asset_taken(asset_id, close_current=closing):
             # The same bytes as an earlier version (guards back to an earlier list): one asset_id is one
             # version, so the change is logged in GEP's learning_history, which makes it a new document.
+            closing = None
             raw = _logged(raw, reason)
             asset_id = compute_asset_id(raw)
-        if gene.current_version > 0:
-            await repo.close_current_version(gene.id)
         next_version = gene.current_version + 1
         served = {**raw, "asset_id": asset_id}
         if embedding is None:
