@@ -165,6 +165,8 @@ class _Job:
     best_gene_id: str | None = None
     # The named Gene's current version and the clock, read (under its lock) with the resemblance.
     current: tuple[GeneVersion, datetime] | None = None
+    # The evolution event of the merge, written by the statement that finishes the trajectory.
+    event: dict[str, Any] | None = None
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -208,9 +210,11 @@ class EvolutionService:
         self, session: AsyncSession, trajectory: Trajectory, embeddings: EmbeddingService
     ) -> JobResult:
         job: _Job | None = None
+        event: dict[str, Any] | None = None
         try:
             job = await self._prepare(trajectory, embeddings)
             result = await self._process(session, job, KnownEmbeddings(embeddings, job.known))
+            event = job.event
         except Rejected as rejected:
             result = JobResult(trajectory.id, TrajectoryState.rejected, rejected.reason, rejected.gene_id)
         await TrajectoryRepository(session).finish(
@@ -221,6 +225,7 @@ class EvolutionService:
             asset_id=result.asset_id,
             route_gene_id=job.best_gene_id if job else None,
             route_similarity=job.best_similarity if job else None,
+            event=event,
         )
         return result
 
@@ -557,20 +562,18 @@ class EvolutionService:
             )
         ledger = GuardLedger(evolution, embeddings)
         await ledger.write(gene_id, plan, [], now, trajectory_id=trajectory.id, backer=backing.key)
-        await writer.record(
-            {
-                "gene_id": gene_id,
-                "kind": EventKind.founded.value,
-                "trajectory_ids": [trajectory.id, *partner_ids],
-                **guard_changes(plan),
-                "old_asset_id": None,
-                "new_asset_id": asset_id,
-                "old_version": None,
-                "new_version": version.version,
-                "actor": self.actor,
-                "details": {"source": meta.get("source"), **self._route_details(job)},
-            }
-        )
+        job.event = {
+            "gene_id": gene_id,
+            "kind": EventKind.founded.value,
+            "trajectory_ids": [trajectory.id, *partner_ids],
+            **guard_changes(plan),
+            "old_asset_id": None,
+            "new_asset_id": asset_id,
+            "old_version": None,
+            "new_version": version.version,
+            "actor": self.actor,
+            "details": {"source": meta.get("source"), **self._route_details(job)},
+        }
         reason = f"founded candidate Gene {gene_id}" + self._guard_summary(plan)
         return JobResult(trajectory.id, TrajectoryState.merged, reason, gene_id, asset_id, version.version)
 
@@ -614,26 +617,24 @@ class EvolutionService:
         await ledger.write(gene_id, plan, entries, now, trajectory_id=trajectory.id, backer=backing.key)
         asset_id = version.asset_id if version else current.asset_id
         new_version = version.version if version else current.version
-        await writer.record(
-            {
-                "gene_id": gene_id,
-                "kind": EventKind.merged.value,
-                "trajectory_ids": [trajectory.id],
-                **guard_changes(plan, resynced),
-                "old_asset_id": current.asset_id,
-                "new_asset_id": asset_id,
-                "old_version": current.version,
-                "new_version": new_version,
-                "actor": self.actor,
-                "details": {
-                    "routed_by": how,
-                    "verifier_passed": trajectory.verifier_passed,
-                    "owner_backed": backing.key == gene.owner_key_id,
-                    "guards_activated": [{"guard_id": g.id, "text": g.text} for g in plan.activated],
-                    **self._route_details(job),
-                },
-            }
-        )
+        job.event = {
+            "gene_id": gene_id,
+            "kind": EventKind.merged.value,
+            "trajectory_ids": [trajectory.id],
+            **guard_changes(plan, resynced),
+            "old_asset_id": current.asset_id,
+            "new_asset_id": asset_id,
+            "old_version": current.version,
+            "new_version": new_version,
+            "actor": self.actor,
+            "details": {
+                "routed_by": how,
+                "verifier_passed": trajectory.verifier_passed,
+                "owner_backed": backing.key == gene.owner_key_id,
+                "guards_activated": [{"guard_id": g.id, "text": g.text} for g in plan.activated],
+                **self._route_details(job),
+            },
+        }
         outcome = f"new version {new_version}" if version else "document unchanged"
         reason = f"merged into {gene_id} ({how}){self._guard_summary(plan)}; {outcome}"
         if ungrounded:

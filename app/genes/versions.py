@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.embeddings import EmbeddingService
 from app.genes.indexing import embedding_text, search_vector, signals_vector
 from app.genes.repository import GeneRepository
-from app.genes.task_keys import add_task_keys, add_trajectory_keys
+from app.genes.task_keys import add_task_keys, trajectory_key_rows
 from app.gep.canonical import canonical_json, compute_asset_id
 from app.gep.document import guards_of
 from app.models import EventKind, EvidenceRole, Gene, GeneVersion, Trajectory
@@ -182,6 +182,7 @@ class VersionWriter:
         if embedding is None:
             [vector] = await self.embeddings.embed_texts([embedding_text(raw)])
             embedding = (vector.tolist(), self.embeddings.name)
+        first = gene.current_version == 0
         version = await repo.insert_version(
             {
                 "gene_id": gene.id,
@@ -207,7 +208,16 @@ class VersionWriter:
                 "embedding_model": embedding[1],
                 "search_tsv": search_vector(raw),
                 "signals_tsv": signals_vector(raw),
-            }
+            },
+            # The Gene points at the new version (the same statement).
+            point=gene,
+            gene_values={
+                "current_version": next_version,
+                "current_asset_id": asset_id,
+                "category": raw["category"],
+                "task_family": source.task_family or gene.task_family,
+                "producer_model": raw.get("model_name") or source.producer_model,
+            },
         )
         if source.task_description:
             await add_task_keys(
@@ -216,18 +226,8 @@ class VersionWriter:
                 gene.id,
                 "version",
                 [source.task_description],
-                new_gene=gene.current_version == 0,
+                new_gene=first,
             )
-        await repo.point_gene_at(
-            gene.id,
-            {
-                "current_version": next_version,
-                "current_asset_id": asset_id,
-                "category": raw["category"],
-                "task_family": source.task_family or gene.task_family,
-                "producer_model": raw.get("model_name") or source.producer_model,
-            },
-        )
         return version
 
     async def link(
@@ -239,9 +239,12 @@ class VersionWriter:
     ) -> None:
         """Record the trajectories as the version's evidence; `tasks`: their task descriptions, when
         the caller has them in hand (else they are read)."""
-        await self.repo.link_trajectories(version.id, trajectory_ids, role)
-        # The merged runs' tasks become search keys of the Gene: how users met the problem.
-        await add_trajectory_keys(self.repo.session, self.embeddings, version.gene_id, trajectory_ids, tasks)
+        # The merged runs' tasks become search keys of the Gene: how users met the problem (inserted
+        # by the statement that links the runs).
+        keys = await trajectory_key_rows(
+            self.repo.session, self.embeddings, version.gene_id, trajectory_ids, tasks
+        )
+        await self.repo.link_trajectories(version.id, trajectory_ids, role, task_keys=keys)
 
     async def record(self, event: dict[str, Any]) -> int:
         """An evolution event: one change to a Gene, with what it did to the guards."""
