@@ -18,7 +18,6 @@ from sqlalchemy import (
     and_,
     bindparam,
     cast,
-    exists,
     func,
     insert,
     literal,
@@ -33,8 +32,6 @@ from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.postgresql.psycopg import dialect as psycopg_dialect
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm.attributes import set_committed_value
-from sqlalchemy.sql.dml import ReturningInsert
 
 from app.genes.errors import GeneNotFound, GeneRevoked
 from app.genes.indexing import TEXT_SEARCH_CONFIG
@@ -207,47 +204,20 @@ class GeneRepository:
         result = await self.session.execute(stmt.returning(Gene.id))
         return result.scalar_one_or_none() is not None
 
-    async def asset_taken(self, asset_id: str, *, close_current: str | None = None) -> bool:
-        """Whether a version has `asset_id`; with `close_current` (a Gene id), that Gene's current
-        version is closed by the same statement (the look-up sees the versions as they were)."""
-        taken = exists().where(GeneVersion.asset_id == asset_id)
-        if close_current is None:
-            return bool(await self.session.scalar(select(taken)))
-        closed = (
+    async def close_current_version(self, gene_id: str) -> None:
+        await self.session.execute(
             update(GeneVersion)
-            .where(GeneVersion.gene_id == close_current, GeneVersion.valid_to.is_(None))
+            .where(GeneVersion.gene_id == gene_id, GeneVersion.valid_to.is_(None))
             .values(valid_to=func.now())
-            .returning(GeneVersion.id)
-            .cte("closed")
         )
-        stmt = select(taken, select(func.count()).select_from(closed).scalar_subquery())
-        row = (await self.session.execute(stmt)).one()
-        return bool(row[0])
 
-    async def insert_version(
-        self, values: dict[str, Any], *, point: Gene | None = None, gene_values: dict[str, Any] | None = None
-    ) -> GeneVersion:
-        """Insert a version; with `point`, the same statement points that Gene at it (its columns set
-        to `gene_values`), and the Gene object takes the new values."""
+    async def insert_version(self, values: dict[str, Any]) -> GeneVersion:
         # One round trip: the row comes back with what the server computed (times, text vectors).
-        stmt = insert(GeneVersion).values(**values, valid_from=func.now()).returning(GeneVersion)
-        if point is not None:
-            assert gene_values is not None
-            genes = Gene.metadata.tables["genes"]
-            pointed = (
-                update(genes)
-                .where(genes.c.id == point.id)
-                .values(**gene_values, updated_at=func.now())
-                .returning(genes.c.id)
-                .cte("pointed")
+        version: GeneVersion = (
+            await self.session.scalars(
+                insert(GeneVersion).values(**values, valid_from=func.now()).returning(GeneVersion)
             )
-            stmt = stmt.add_cte(pointed)
-        version: GeneVersion = (await self.session.scalars(stmt)).one()
-        if point is not None:
-            assert gene_values is not None
-            for name, value in gene_values.items():
-                set_committed_value(point, name, value)
-            self.session.expire(point, ["updated_at"])
+        ).one()
         return version
 
     async def set_owner(self, gene_id: str, key_id: uuid.UUID) -> None:
@@ -255,28 +225,22 @@ class GeneRepository:
             update(Gene).where(Gene.id == gene_id).values(owner_key_id=key_id, updated_at=func.now())
         )
 
+    async def point_gene_at(self, gene_id: str, values: dict[str, Any]) -> None:
+        await self.session.execute(
+            update(Gene).where(Gene.id == gene_id).values(**values, updated_at=func.now())
+        )
+
     async def link_trajectories(
-        self,
-        version_id: int,
-        trajectory_ids: Sequence[uuid.UUID],
-        role: EvidenceRole,
-        *,
-        task_keys: Sequence[dict[str, Any]] = (),
+        self, version_id: int, trajectory_ids: Sequence[uuid.UUID], role: EvidenceRole
     ) -> None:
-        """Link the runs to the version; `task_keys`: rows insert_task_keys would insert, inserted by
-        the same statement."""
-        if not trajectory_ids:
-            if task_keys:
-                await self.insert_task_keys(list(task_keys))
-            return
-        links = [
-            {"version_id": version_id, "trajectory_id": tid, "role": role.value} for tid in trajectory_ids
-        ]
-        if not task_keys:
-            await self.session.execute(insert(version_trajectories), links)
-            return
-        linked = insert(version_trajectories).values(links).cte("linked")
-        await self.session.execute(self._insert_task_keys(list(task_keys)).add_cte(linked))
+        if trajectory_ids:
+            await self.session.execute(
+                insert(version_trajectories),
+                [
+                    {"version_id": version_id, "trajectory_id": tid, "role": role.value}
+                    for tid in trajectory_ids
+                ],
+            )
 
     async def gene_with_version(
         self, gene_id: str, *, version: int | None = None, as_of: datetime | None = None
@@ -381,17 +345,13 @@ class GeneRepository:
 
     async def insert_task_keys(self, rows: list[dict[str, Any]]) -> int:
         """Insert the keys the Gene does not have yet; how many were new."""
-        result = await self.session.execute(self._insert_task_keys(rows))
-        return len(result.all())
-
-    @staticmethod
-    def _insert_task_keys(rows: list[dict[str, Any]]) -> ReturningInsert[tuple[int]]:
-        return (
+        result = await self.session.execute(
             pg_insert(GeneTaskKey)
             .values(rows)
             .on_conflict_do_nothing(constraint="uq_gene_task_keys_gene_text")
             .returning(GeneTaskKey.id)
         )
+        return len(result.all())
 
     async def trajectory_tasks(self, trajectory_ids: Sequence[uuid.UUID]) -> list[str]:
         rows = await self.session.execute(

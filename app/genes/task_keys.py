@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -38,23 +37,9 @@ async def add_task_keys(
     """Embed and store the descriptions this Gene does not have yet; the number added.
 
     `new_gene`: the Gene was created in this transaction, so it has no keys to look up."""
-    rows = await task_key_rows(session, embeddings, gene_id, source, descriptions, new_gene=new_gene)
-    return await GeneRepository(session).insert_task_keys(rows) if rows else 0
-
-
-async def task_key_rows(
-    session: AsyncSession,
-    embeddings: EmbeddingService,
-    gene_id: str,
-    source: str,
-    descriptions: Sequence[str],
-    *,
-    new_gene: bool = False,
-) -> list[dict[str, Any]]:
-    """The rows add_task_keys inserts (embedded), for a caller that inserts them with another write."""
     wanted = {task_key_sha(d): d.strip() for d in descriptions if d and d.strip()}
     if not wanted:
-        return []
+        return 0
     repo = GeneRepository(session)
     # With every vector in hand (embedded ahead with the job's other texts) there is nothing to save
     # by looking up which keys exist: the insert skips them (one statement instead of two).
@@ -62,19 +47,21 @@ async def task_key_rows(
     known = set() if new_gene or in_hand else await repo.task_key_hashes(gene_id, list(wanted))
     new = [(sha, d) for sha, d in wanted.items() if sha not in known]
     if not new:
-        return []
+        return 0
     vectors = await embeddings.embed_texts([d for _, d in new])
-    return [
-        {
-            "gene_id": gene_id,
-            "source": source,
-            "text_sha256": sha,
-            "description": d,
-            "embedding": vector.tolist(),
-            "embedding_model": embeddings.name,
-        }
-        for (sha, d), vector in zip(new, vectors, strict=True)
-    ]
+    return await repo.insert_task_keys(
+        [
+            {
+                "gene_id": gene_id,
+                "source": source,
+                "text_sha256": sha,
+                "description": d,
+                "embedding": vector.tolist(),
+                "embedding_model": embeddings.name,
+            }
+            for (sha, d), vector in zip(new, vectors, strict=True)
+        ]
+    )
 
 
 async def add_trajectory_keys(
@@ -85,23 +72,11 @@ async def add_trajectory_keys(
     tasks: Sequence[str] | None = None,
 ) -> int:
     """The trajectories' tasks as keys; `tasks`: their descriptions, when the caller has them."""
-    rows = await trajectory_key_rows(session, embeddings, gene_id, trajectory_ids, tasks)
-    return await GeneRepository(session).insert_task_keys(rows) if rows else 0
-
-
-async def trajectory_key_rows(
-    session: AsyncSession,
-    embeddings: EmbeddingService,
-    gene_id: str,
-    trajectory_ids: Sequence[uuid.UUID],
-    tasks: Sequence[str] | None = None,
-) -> list[dict[str, Any]]:
-    """The rows add_trajectory_keys inserts (embedded)."""
     if not trajectory_ids:
-        return []
+        return 0
     if tasks is None:
         tasks = await GeneRepository(session).trajectory_tasks(trajectory_ids)
-    return await task_key_rows(session, embeddings, gene_id, "trajectory", tasks)
+    return await add_task_keys(session, embeddings, gene_id, "trajectory", tasks)
 
 
 async def refresh_task_keys(

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.embeddings import EmbeddingService
 from app.genes.indexing import embedding_text, search_vector, signals_vector
 from app.genes.repository import GeneRepository
-from app.genes.task_keys import add_task_keys, trajectory_key_rows
+from app.genes.task_keys import add_task_keys, add_trajectory_keys
 from app.gep.canonical import canonical_json, compute_asset_id
 from app.gep.document import guards_of
 from app.models import EventKind, EvidenceRole, Gene, GeneVersion, Trajectory
@@ -169,20 +169,18 @@ class VersionWriter:
         the embedded text did not change.
         """
         repo = self.repo
-        # The current version is closed by the statement that first looks the asset_id up.
-        closing = gene.id if gene.current_version > 0 else None
-        while await repo.asset_taken(asset_id, close_current=closing):
+        while await repo.version_by_asset(asset_id) is not None:
             # The same bytes as an earlier version (guards back to an earlier list): one asset_id is one
             # version, so the change is logged in GEP's learning_history, which makes it a new document.
-            closing = None
             raw = _logged(raw, reason)
             asset_id = compute_asset_id(raw)
+        if gene.current_version > 0:
+            await repo.close_current_version(gene.id)
         next_version = gene.current_version + 1
         served = {**raw, "asset_id": asset_id}
         if embedding is None:
             [vector] = await self.embeddings.embed_texts([embedding_text(raw)])
             embedding = (vector.tolist(), self.embeddings.name)
-        first = gene.current_version == 0
         version = await repo.insert_version(
             {
                 "gene_id": gene.id,
@@ -208,16 +206,7 @@ class VersionWriter:
                 "embedding_model": embedding[1],
                 "search_tsv": search_vector(raw),
                 "signals_tsv": signals_vector(raw),
-            },
-            # The Gene points at the new version (the same statement).
-            point=gene,
-            gene_values={
-                "current_version": next_version,
-                "current_asset_id": asset_id,
-                "category": raw["category"],
-                "task_family": source.task_family or gene.task_family,
-                "producer_model": raw.get("model_name") or source.producer_model,
-            },
+            }
         )
         if source.task_description:
             await add_task_keys(
@@ -226,8 +215,18 @@ class VersionWriter:
                 gene.id,
                 "version",
                 [source.task_description],
-                new_gene=first,
+                new_gene=gene.current_version == 0,
             )
+        await repo.point_gene_at(
+            gene.id,
+            {
+                "current_version": next_version,
+                "current_asset_id": asset_id,
+                "category": raw["category"],
+                "task_family": source.task_family or gene.task_family,
+                "producer_model": raw.get("model_name") or source.producer_model,
+            },
+        )
         return version
 
     async def link(
@@ -239,12 +238,9 @@ class VersionWriter:
     ) -> None:
         """Record the trajectories as the version's evidence; `tasks`: their task descriptions, when
         the caller has them in hand (else they are read)."""
-        # The merged runs' tasks become search keys of the Gene: how users met the problem (inserted
-        # by the statement that links the runs).
-        keys = await trajectory_key_rows(
-            self.repo.session, self.embeddings, version.gene_id, trajectory_ids, tasks
-        )
-        await self.repo.link_trajectories(version.id, trajectory_ids, role, task_keys=keys)
+        await self.repo.link_trajectories(version.id, trajectory_ids, role)
+        # The merged runs' tasks become search keys of the Gene: how users met the problem.
+        await add_trajectory_keys(self.repo.session, self.embeddings, version.gene_id, trajectory_ids, tasks)
 
     async def record(self, event: dict[str, Any]) -> int:
         """An evolution event: one change to a Gene, with what it did to the guards."""
