@@ -389,8 +389,8 @@ async def test_a_published_version_that_edits_avoid_is_followed(
 async def test_the_rows_a_merge_writes_in_shared_statements(
     client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
 ) -> None:
-    """Writes that share a statement (version and Gene pointer, runs and task keys, evidence and
-    backer, event and trajectory state) leave the rows the separate statements left: each once."""
+    """Writes that share a statement (evidence and backer, event and trajectory state) leave the
+    rows the separate statements left, each once, beside the version's own rows."""
     v1 = await _publish(client)
     owner = await _owner(session)
     phrased = "CI job for our API wrapper breaks whenever outbound network is blocked"
