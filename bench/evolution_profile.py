@@ -5,6 +5,8 @@ drained by one in-process worker (GENEBANK_WORKER_CONCURRENCY slots, GENEBANK_WO
 beside the raw embedding of the same kind of guard texts measured in the same run. Prints the
 statements the merges sent (counted on the engine, by kind), the texts and model runs that reached
 the embedder, and the median and total time of the worker's stages; `--cprofile` adds a profile.
+Also the CPU time per trajectory of this process (all its threads, the encoder's included) and of
+the worker's PostgreSQL backends (Linux): unlike throughput, it barely moves with the machine's load.
 
     python bench/evolution_profile.py [--trajectories 200] [--cprofile]
 """
@@ -17,6 +19,7 @@ import cProfile
 import os
 import pstats
 import random
+import resource
 import statistics
 import time
 from collections import Counter
@@ -25,7 +28,7 @@ from typing import Any
 
 from evolution import commit_batch, publish_genes, raw_embedding, trajectory_body
 from harness import scratch_database
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
@@ -33,6 +36,21 @@ from app.embeddings import create_embedding_service
 from app.embeddings.base import Vectors
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker
+
+
+def process_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def backend_cpu(pid: int) -> float:
+    """CPU seconds a local PostgreSQL backend has used (0 where /proc cannot tell)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def timed(owner: type, name: str, stages: dict[str, list[float]]) -> None:
@@ -57,6 +75,7 @@ async def drain(url: str, settings: Settings, count: int) -> None:
         statements[" ".join(statement.split())[:100]] += 1
 
     embeddings = create_embedding_service(settings)
+    await embeddings.embed_texts(["warm the encoder up before the clock starts"])
     encoded = {"texts": 0, "runs": 0}
     encode = embeddings.embedder.encode
 
@@ -79,12 +98,21 @@ async def drain(url: str, settings: Settings, count: int) -> None:
         claim_batch=settings.worker_claim_batch,
         service=EvolutionService.from_settings(settings),
     )
+    cpu = process_cpu()
     start = time.perf_counter()
     stats = await worker.run(drain=True)
     elapsed = time.perf_counter() - start
+    cpu = process_cpu() - cpu
+    sent = Counter(statements)
+    async with worker.sessionmaker() as session:
+        # The backends of the pool that served the worker (this query rides on one of them).
+        pids = (
+            await session.execute(text("SELECT pid FROM pg_stat_activity WHERE datname = current_database()"))
+        ).scalars()
+        database_cpu = sum(backend_cpu(pid) for pid in pids)
     embeddings.close()
     await engine.dispose()
-    total = sum(statements.values())
+    total = sum(sent.values())
     print(
         f"merged {stats.merged}, rejected {stats.rejected} in {elapsed:.1f} s: {count / elapsed:.1f} traj/s"
     )
@@ -93,7 +121,11 @@ async def drain(url: str, settings: Settings, count: int) -> None:
         f"({encoded['texts'] / count:.1f} a trajectory) in {encoded['runs']} model runs "
         f"({encoded['runs'] / count:.2f} a trajectory)"
     )
-    for statement, times in statements.most_common(30):
+    print(
+        f"CPU a trajectory: this process {cpu / count * 1000:.1f} ms (encoder included), "
+        f"PostgreSQL backends {database_cpu / count * 1000:.1f} ms"
+    )
+    for statement, times in sent.most_common(30):
         print(f"{times / count:6.2f}  {statement}")
     for name, values in stages.items():
         print(

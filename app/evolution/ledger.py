@@ -67,22 +67,30 @@ class GuardLedger:
         """The kept guards, plus the others this change may touch: named by the document, among the
         NEAR_CANDIDATES nearest to an incoming guard within the merge threshold, sharing one of
         `failure_keys`, or named by id in `include`; in step with the document."""
+        # The kept and nearest guards come with their backers; the few others read theirs below.
+        backers: dict[int, set[uuid.UUID]] = {}
+        rows: dict[int, Guard] = {}
         nearest = await self.repo.kept_and_nearest(
             gene_id, near, threshold, NEAR_CANDIDATES, failure_keys=failure_keys
         )
-        rows = {row.id: row for row in nearest}
+        for row, keys in nearest:
+            rows[row.id], backers[row.id] = row, keys
         kept_texts = {row.text for row in rows.values() if row.kept}
         for row in await self.repo.dropped_guards(gene_id, [t for t in avoid if t not in kept_texts]):
             rows[row.id] = row
         for row in await self.repo.guards_by_id(gene_id, [i for i in include if i not in rows]):
             rows[row.id] = row
+        backers |= await self.repo.backers([i for i in rows if i not in backers])
         ordered = sorted(rows.values(), key=lambda row: row.id)
         self._dropped_at = {row.id: row.dropped_at for row in ordered}
-        entries, resynced = await self._resync(gene_id, ordered, avoid, publisher, now)
-        backers = await self.repo.backers([e.id for e in entries if e.id is not None])
+        entries, resynced, published = await self._resync(gene_id, ordered, avoid, publisher, now)
         for entry in entries:
             assert entry.id is not None
-            entry.backers |= backers[entry.id]
+            # What the rows held, and the publisher _resync made a backer of the guards it seeded or
+            # revived: the backers as the database now has them.
+            entry.backers |= backers.get(entry.id, set())
+            if entry.id in published:
+                entry.backers.add(publisher)
         self._before = {e.id: _snapshot(e) for e in entries if e.id is not None}
         return entries, resynced
 
@@ -93,7 +101,9 @@ class GuardLedger:
         avoid: list[str],
         publisher: uuid.UUID,
         now: datetime,
-    ) -> tuple[list[GuardEntry], list[dict[str, Any]]]:
+    ) -> tuple[list[GuardEntry], list[dict[str, Any]], set[int]]:
+        """The rows as entries, in step with the document; the kept rows it no longer carries, and
+        the guards it seeded or revived (which their publisher now backs)."""
         stale = [row for row in rows if row.embedding_model != self.embeddings.name]
         by_text = {row.text: row for row in rows}
         missing = [text for text in dict.fromkeys(avoid) if text not in by_text]
@@ -171,7 +181,7 @@ class GuardLedger:
             [*revived, *({"id": r["guard_id"], "kept": False, "dropped_at": now} for r in resynced)]
         )
         await self.repo.add_backers([(r["id"], publisher) for r in revived])
-        return entries, resynced
+        return entries, resynced, {*seeded_ids, *(r["id"] for r in revived)}
 
     async def write(
         self,
@@ -255,5 +265,6 @@ class GuardLedger:
         await self.repo.update_guards(reworded)
         touched = [g.id for g in plan.touched if g.id is not None]
         if trajectory_id is not None:
-            await self.repo.add_evidence(touched, trajectory_id)
-        await self.repo.add_backers([(guard_id, backer) for guard_id in touched])
+            await self.repo.add_evidence_and_backer(touched, trajectory_id, backer)
+        else:
+            await self.repo.add_backers([(guard_id, backer) for guard_id in touched])

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 from sqlalchemy import (
+    ARRAY,
+    BigInteger,
     ColumnElement,
     CompoundSelect,
     Row,
@@ -27,7 +29,7 @@ from sqlalchemy import (
     union_all,
     update,
 )
-from sqlalchemy.dialects.postgresql import aggregate_order_by, distinct_on
+from sqlalchemy.dialects.postgresql import UUID, aggregate_order_by, distinct_on
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
@@ -104,12 +106,20 @@ class EvolutionRepository:
         candidates = [RouteCandidate(row.gene_id, float(row.similarity)) for row in rows]
         return sorted(candidates, key=lambda c: -c.similarity)
 
-    async def current_version(self, gene: Gene) -> tuple[GeneVersion, datetime]:
+    async def current_version(
+        self, gene: Gene, *, similar_to: np.ndarray | None = None
+    ) -> tuple[GeneVersion, datetime, float | None]:
         """The columns a merge needs (the document as text: JSONB would lose its number formatting),
-        and the database's wall clock (GeneRepository.clock) read by the same statement."""
+        the database's wall clock (GeneRepository.clock) and, with `similar_to`, the cosine similarity
+        of that vector to the version (None without an embedding), all read by one statement."""
+        similarity: Any = (
+            literal_column("NULL")
+            if similar_to is None
+            else 1 - GeneVersion.embedding.cosine_distance(similar_to.tolist())
+        )
         row = (
             await self.session.execute(
-                select(GeneVersion, func.clock_timestamp())
+                select(GeneVersion, func.clock_timestamp(), similarity)
                 .options(
                     load_only(
                         GeneVersion.id,
@@ -129,19 +139,7 @@ class EvolutionRepository:
             )
         ).first()
         assert row is not None
-        return row[0], row[1]
-
-    async def similarity_to(self, gene_id: str, vector: np.ndarray) -> float | None:
-        """Cosine similarity of `vector` to the Gene's current version (None without an embedding)."""
-        distance = GeneVersion.embedding.cosine_distance(vector.tolist())
-        value = await self.session.scalar(
-            select(1 - distance).where(
-                GeneVersion.gene_id == gene_id,
-                GeneVersion.valid_to.is_(None),
-                GeneVersion.embedding.is_not(None),
-            )
-        )
-        return None if value is None else float(value)
+        return row[0], row[1], None if row[2] is None else float(row[2])
 
     async def backers(self, guard_ids: Sequence[int]) -> dict[int, set[uuid.UUID]]:
         found: dict[int, set[uuid.UUID]] = {guard_id: set() for guard_id in guard_ids}
@@ -196,10 +194,10 @@ class EvolutionRepository:
         per_vector: int = 1,
         *,
         failure_keys: Sequence[str] = (),
-    ) -> Sequence[Guard]:
+    ) -> list[tuple[Guard, set[uuid.UUID]]]:
         """The kept guards and, for each vector, the `per_vector` guards not kept (proposed, dropped or
         rejected) most similar to it that reach `threshold`, and the guards sharing one of
-        `failure_keys`, by id, in one query.
+        `failure_keys`, by id, each with its backing keys, in one query.
 
         Guards not kept accumulate over a Gene's life, so they are searched in the database instead of
         being loaded into every merge. Several per vector, not only the nearest: the merge decides by
@@ -212,8 +210,14 @@ class EvolutionRepository:
             wanted = or_(Guard.kept, Guard.id.in_(nearest))
         if failure_keys:
             wanted = or_(wanted, Guard.failure_keys.overlap(list(failure_keys)))
-        stmt = select(Guard).where(Guard.gene_id == gene_id, wanted).order_by(Guard.id)
-        return (await self.session.scalars(stmt.execution_options(populate_existing=True))).all()
+        backers = (
+            select(func.array_agg(guard_backers.c.key_id))
+            .where(guard_backers.c.guard_id == Guard.id)
+            .scalar_subquery()
+        )
+        stmt = select(Guard, backers).where(Guard.gene_id == gene_id, wanted).order_by(Guard.id)
+        rows = await self.session.execute(stmt.execution_options(populate_existing=True))
+        return [(guard, set(keys or ())) for guard, keys in rows]
 
     @staticmethod
     def _nearest_dropped_ids(
@@ -289,6 +293,34 @@ class EvolutionRepository:
                 insert(guard_evidence),
                 [{"guard_id": guard_id, "trajectory_id": trajectory_id} for guard_id in guard_ids],
             )
+
+    async def add_evidence_and_backer(
+        self, guard_ids: Sequence[int], trajectory_id: uuid.UUID, backer: uuid.UUID
+    ) -> None:
+        """The run is evidence for each guard and its key backs each (add_evidence and add_backers
+        in one statement)."""
+        if not guard_ids:
+            return
+        touched = select(func.unnest(literal(list(guard_ids), ARRAY(BigInteger))).label("guard_id")).cte(
+            "touched"
+        )
+        evidence = (
+            insert(guard_evidence)
+            .from_select(
+                ["guard_id", "trajectory_id"],
+                select(touched.c.guard_id, literal(trajectory_id, UUID(as_uuid=True))),
+            )
+            .cte("evidence")
+        )
+        stmt = (
+            pg_insert(guard_backers)
+            .from_select(
+                ["guard_id", "key_id"], select(touched.c.guard_id, literal(backer, UUID(as_uuid=True)))
+            )
+            .on_conflict_do_nothing()
+            .add_cte(evidence)
+        )
+        await self.session.execute(stmt)
 
     async def events(self, gene_id: str, *, after: int | None, limit: int) -> Sequence[EvolutionEvent]:
         stmt = select(EvolutionEvent).where(EvolutionEvent.gene_id == gene_id)

@@ -170,6 +170,10 @@ class _Job:
     route: RouteCandidate | None = None
     best_similarity: float | None = None
     best_gene_id: str | None = None
+    # The named Gene's current version and the clock, read (under its lock) with the resemblance.
+    current: tuple[GeneVersion, datetime] | None = None
+    # The evolution event of the merge, written by the statement that finishes the trajectory.
+    event: dict[str, Any] | None = None
 
 
 def _grounded_keys(
@@ -232,9 +236,11 @@ class EvolutionService:
         self, session: AsyncSession, trajectory: Trajectory, embeddings: EmbeddingService
     ) -> JobResult:
         job: _Job | None = None
+        event: dict[str, Any] | None = None
         try:
             job = await self._prepare(trajectory, embeddings)
             result = await self._process(session, job, KnownEmbeddings(embeddings, job.known))
+            event = job.event
         except Rejected as rejected:
             result = JobResult(trajectory.id, TrajectoryState.rejected, rejected.reason, rejected.gene_id)
         await TrajectoryRepository(session).finish(
@@ -245,6 +251,7 @@ class EvolutionService:
             asset_id=result.asset_id,
             route_gene_id=job.best_gene_id if job else None,
             route_similarity=job.best_similarity if job else None,
+            event=event,
         )
         return result
 
@@ -326,8 +333,8 @@ class EvolutionService:
                 raise Rejected(f"target Gene {target} does not exist")
         elif draft_id is not None and (locked := await genes.lock_gene(draft_id)) is not None:
             gene_id, how = draft_id, "named by its draft"
-        if gene_id is not None:
-            await self._check_resemblance(evolution, job, gene_id)
+        if locked is not None:
+            await self._check_resemblance(evolution, job, locked)
         else:
             if found_as is None:
                 gene_id = await self._route(evolution, job)
@@ -387,9 +394,12 @@ class EvolutionService:
             if float(vector @ job.route_vector) >= self.route_threshold
         ]
 
-    async def _check_resemblance(self, evolution: EvolutionRepository, job: _Job, gene_id: str) -> None:
-        """A run that names its Gene must be about what the Gene is about (task and errors)."""
-        similarity = await evolution.similarity_to(gene_id, job.route_vector)
+    async def _check_resemblance(self, evolution: EvolutionRepository, job: _Job, gene: Gene) -> None:
+        """A run that names its Gene must be about what the Gene is about (task and errors). The
+        Gene is locked: its current version, read here, is the one the merge starts from."""
+        gene_id = gene.id
+        current, now, similarity = await evolution.current_version(gene, similar_to=job.route_vector)
+        job.current = (current, now)
         if similarity is None:
             return
         job.best_similarity, job.best_gene_id = similarity, gene_id
@@ -438,10 +448,15 @@ class EvolutionService:
         near: Sequence[Vector] = (),
         include: Sequence[int] = (),
         failure_keys: Sequence[str] = (),
+        read: tuple[GeneVersion, datetime] | None = None,
     ) -> _GuardState:
         """The current version, its document and guards, and the guard rows a change may touch
-        (in step with that document), under the Gene's lock."""
-        current, now = await EvolutionRepository(session).current_version(gene)
+        (in step with that document), under the Gene's lock. `read`: the current version and the
+        clock, already read under this lock."""
+        if read is not None and read[0].gene_id == gene.id and read[0].version == gene.current_version:
+            current, now = read
+        else:
+            current, now, _ = await EvolutionRepository(session).current_version(gene)
         document: dict[str, Any] = json.loads(current.document_json)
         document.pop("asset_id", None)
         avoid = guards_of(document)
@@ -594,20 +609,18 @@ class EvolutionService:
             )
         ledger = GuardLedger(evolution, embeddings)
         await ledger.write(gene_id, plan, [], now, trajectory_id=trajectory.id, backer=backing.key)
-        await writer.record(
-            {
-                "gene_id": gene_id,
-                "kind": EventKind.founded.value,
-                "trajectory_ids": [trajectory.id, *partner_ids],
-                **guard_changes(plan),
-                "old_asset_id": None,
-                "new_asset_id": asset_id,
-                "old_version": None,
-                "new_version": version.version,
-                "actor": self.actor,
-                "details": {"source": meta.get("source"), **self._route_details(job)},
-            }
-        )
+        job.event = {
+            "gene_id": gene_id,
+            "kind": EventKind.founded.value,
+            "trajectory_ids": [trajectory.id, *partner_ids],
+            **guard_changes(plan),
+            "old_asset_id": None,
+            "new_asset_id": asset_id,
+            "old_version": None,
+            "new_version": version.version,
+            "actor": self.actor,
+            "details": {"source": meta.get("source"), **self._route_details(job)},
+        }
         reason = f"founded candidate Gene {gene_id}" + self._guard_summary(plan)
         return JobResult(trajectory.id, TrajectoryState.merged, reason, gene_id, asset_id, version.version)
 
@@ -635,6 +648,7 @@ class EvolutionService:
             embeddings,
             near=job.vectors,
             failure_keys=sorted(set().union(*job.failure_keys)),
+            read=job.current,
         )
         current, document, old_avoid, now = state.current, state.document, state.avoid, state.now
         ledger, entries, resynced = state.ledger, state.entries, state.resynced
@@ -659,26 +673,24 @@ class EvolutionService:
         await ledger.write(gene_id, plan, entries, now, trajectory_id=trajectory.id, backer=backing.key)
         asset_id = version.asset_id if version else current.asset_id
         new_version = version.version if version else current.version
-        await writer.record(
-            {
-                "gene_id": gene_id,
-                "kind": EventKind.merged.value,
-                "trajectory_ids": [trajectory.id],
-                **guard_changes(plan, resynced),
-                "old_asset_id": current.asset_id,
-                "new_asset_id": asset_id,
-                "old_version": current.version,
-                "new_version": new_version,
-                "actor": self.actor,
-                "details": {
-                    "routed_by": how,
-                    "verifier_passed": trajectory.verifier_passed,
-                    "owner_backed": backing.key == gene.owner_key_id,
-                    "guards_activated": [{"guard_id": g.id, "text": g.text} for g in plan.activated],
-                    **self._route_details(job),
-                },
-            }
-        )
+        job.event = {
+            "gene_id": gene_id,
+            "kind": EventKind.merged.value,
+            "trajectory_ids": [trajectory.id],
+            **guard_changes(plan, resynced),
+            "old_asset_id": current.asset_id,
+            "new_asset_id": asset_id,
+            "old_version": current.version,
+            "new_version": new_version,
+            "actor": self.actor,
+            "details": {
+                "routed_by": how,
+                "verifier_passed": trajectory.verifier_passed,
+                "owner_backed": backing.key == gene.owner_key_id,
+                "guards_activated": [{"guard_id": g.id, "text": g.text} for g in plan.activated],
+                **self._route_details(job),
+            },
+        }
         outcome = f"new version {new_version}" if version else "document unchanged"
         reason = f"merged into {gene_id} ({how}){self._guard_summary(plan)}; {outcome}"
         if ungrounded:

@@ -9,13 +9,13 @@ from typing import Any
 
 import psycopg
 from psycopg import sql
-from sqlalchemy import ColumnElement, Row, func, literal, or_, select, tuple_, update
+from sqlalchemy import ColumnElement, Row, func, insert, literal, or_, select, tuple_, update
 from sqlalchemy.dialects.postgresql import ARRAY, UUID
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
-from app.models import Trajectory, TrajectoryKey, TrajectoryState
+from app.models import EvolutionEvent, Trajectory, TrajectoryKey, TrajectoryState
 from app.trajectories.schemas import RunFilters
 
 # LISTEN/NOTIFY channel: POST /v1/trajectories notifies it, the workers listen.
@@ -192,8 +192,11 @@ class TrajectoryRepository:
         asset_id: str | None = None,
         route_gene_id: str | None = None,
         route_similarity: float | None = None,
+        event: dict[str, Any] | None = None,
     ) -> None:
-        await self.session.execute(
+        """The trajectory's final state; `event`: the evolution event of its merge (the values of a
+        GeneRepository.add_event), inserted by the same statement."""
+        stmt = (
             update(Trajectory)
             .where(Trajectory.id == trajectory_id)
             .values(
@@ -207,6 +210,10 @@ class TrajectoryRepository:
                 processed_at=func.clock_timestamp(),
             )
         )
+        if event is not None:
+            events = EvolutionEvent.metadata.tables["evolution_events"]
+            stmt = stmt.add_cte(insert(events).values(**event).cte("event"))
+        await self.session.execute(stmt)
 
     async def waiting_to_found(
         self, task_family: str | None, reason_prefix: str, *, exclude: uuid.UUID, days: int, limit: int

@@ -25,7 +25,7 @@ from app.models import (
     guard_evidence,
 )
 from app.trajectories.service import trajectory_service
-from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
+from tests.evolution.builders import BASE_TRAJECTORY, FAILED_VERIFIER, trajectory_in
 from tests.evolution.jobs import merge_next
 from tests.factories import BASE_GENE, gene_doc, publish_payload
 
@@ -387,6 +387,93 @@ async def test_a_published_version_that_edits_avoid_is_followed(
     assert {g["text"] for g in event[2]["guards_dropped"]} == {LIVE_API, PUBLISHED_GUARD}
 
 
+async def test_the_rows_a_merge_writes_in_shared_statements(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    """Writes that share a statement (evidence and backer, event and trajectory state) leave the
+    rows the separate statements left, each once, beside the version's own rows."""
+    v1 = await _publish(client)
+    owner = await _owner(session)
+    phrased = "CI job for our API wrapper breaks whenever outbound network is blocked"
+    task = {**BASE_TRAJECTORY["task"], "description": phrased}
+    first = await _run(session, embeddings, gene_id=GENE_ID, guards=[LIVE_API], task=task)
+    # Another run of the same task (another id): the same guard and task key again.
+    second = await _run(
+        session, embeddings, gene_id=GENE_ID, guards=[LIVE_API], task={**task, "id": "code-0043"}
+    )
+    assert (first.new_version, second.new_version) == (2, None)
+
+    versions = (
+        await session.execute(
+            select(GeneVersion.id, GeneVersion.version, GeneVersion.asset_id, GeneVersion.valid_to.is_(None))
+            .where(GeneVersion.gene_id == GENE_ID)
+            .order_by(GeneVersion.version)
+        )
+    ).all()
+    assert [(v.version, v.asset_id, v[3]) for v in versions] == [
+        (1, v1["asset_id"], False),
+        (2, first.asset_id, True),
+    ]
+    pointer = (
+        await session.execute(select(Gene.current_version, Gene.current_asset_id).where(Gene.id == GENE_ID))
+    ).one()
+    assert tuple(pointer) == (2, first.asset_id)
+    # The Gene object of the session took the values it was pointed at, with nothing left to flush.
+    gene = await session.get(Gene, GENE_ID)
+    assert gene is not None and (gene.current_version, gene.current_asset_id) == (2, first.asset_id)
+    assert gene not in session.dirty
+
+    links = await session.execute(
+        text("SELECT trajectory_id, role FROM version_trajectories WHERE version_id = :v"),
+        {"v": versions[1].id},
+    )
+    assert [tuple(row) for row in links] == [(first.trajectory_id, "guards")]
+    keys = await session.execute(
+        text("SELECT source, description FROM gene_task_keys WHERE gene_id = :g AND source = 'trajectory'"),
+        {"g": GENE_ID},
+    )
+    # Both runs have the same task: one key.
+    assert [tuple(row) for row in keys] == [("trajectory", phrased)]
+
+    guard_id = await session.scalar(select(Guard.id).where(Guard.gene_id == GENE_ID, Guard.text == LIVE_API))
+    evidence = await session.scalars(
+        select(guard_evidence.c.trajectory_id).where(guard_evidence.c.guard_id == guard_id)
+    )
+    assert sorted(map(str, evidence)) == sorted([str(first.trajectory_id), str(second.trajectory_id)])
+    backers = await session.scalars(
+        select(guard_backers.c.key_id).where(guard_backers.c.guard_id == guard_id)
+    )
+    assert list(backers) == [owner.key_id]
+    assert await session.scalar(select(Guard.evidence_count).where(Guard.id == guard_id)) == 2
+
+    events = (
+        await session.execute(
+            select(
+                EvolutionEvent.kind,
+                EvolutionEvent.trajectory_ids,
+                EvolutionEvent.old_version,
+                EvolutionEvent.new_version,
+            )
+            .where(EvolutionEvent.gene_id == GENE_ID)
+            .order_by(EvolutionEvent.id)
+        )
+    ).all()
+    assert [tuple(e) for e in events] == [
+        ("published", [], None, 1),
+        ("merged", [first.trajectory_id], 1, 2),
+        ("merged", [second.trajectory_id], 2, 2),
+    ]
+    states = await session.execute(
+        select(
+            Trajectory.id, Trajectory.state, Trajectory.result_asset_id, Trajectory.processed_at.is_not(None)
+        ).where(Trajectory.id.in_([first.trajectory_id, second.trajectory_id]))
+    )
+    assert {tuple(row) for row in states} == {
+        (first.trajectory_id, "merged", first.asset_id, True),
+        (second.trajectory_id, "merged", first.asset_id, True),
+    }
+
+
 async def test_a_merged_runs_task_becomes_a_search_key_of_the_gene(
     client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
 ) -> None:
@@ -636,8 +723,8 @@ async def test_the_merge_loads_several_guards_not_kept_and_those_sharing_a_failu
     )
     incoming = vectors[0]
     nearest = await repo.kept_and_nearest(GENE_ID, [incoming], 0.4, 1)
-    assert [g.id for g in nearest] == [ids[0]]
+    assert [g.id for g, _ in nearest] == [ids[0]]
     nearest = await repo.kept_and_nearest(GENE_ID, [incoming], 0.4, 3)
-    assert {g.id for g in nearest} == set(ids[:3])
+    assert {g.id for g, _ in nearest} == set(ids[:3])
     keyed = await repo.kept_and_nearest(GENE_ID, [incoming], 0.4, 1, failure_keys=["0123456789abcdef"])
-    assert {g.id for g in keyed} == {ids[0], ids[3]}
+    assert {g.id for g, _ in keyed} == {ids[0], ids[3]}
