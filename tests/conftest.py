@@ -144,14 +144,14 @@ class SessionBoundPool:
         yield conn
 
 
-@pytest.fixture
-def app(
+def build_app(
     settings: Settings,
     engine: AsyncEngine,
     session: AsyncSession,
     database: DatabaseInfo,
     embeddings: EmbeddingService,
 ) -> FastAPI:
+    """An app configured by `settings` whose requests run in the test's session (its transaction)."""
     app = create_app(settings)
     app.state.runtime = Runtime(
         settings=settings,
@@ -175,6 +175,17 @@ def app(
 
     app.dependency_overrides[get_session] = test_session
     return app
+
+
+@pytest.fixture
+def app(
+    settings: Settings,
+    engine: AsyncEngine,
+    session: AsyncSession,
+    database: DatabaseInfo,
+    embeddings: EmbeddingService,
+) -> FastAPI:
+    return build_app(settings, engine, session, database, embeddings)
 
 
 @pytest.fixture

@@ -21,10 +21,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from typer.testing import CliRunner
 
-from app import migrate
 from app.cli import cli
 from app.config import Settings
-from app.db import create_sessionmaker, get_session
 from app.embeddings import EmbeddingService
 from app.embeddings.base import MODEL_NAME, bundled_model_dir
 from app.embeddings.export import FP32_NAME
@@ -37,8 +35,7 @@ from app.main import create_app
 from app.models import GeneTaskKey, GeneVersion
 from app.search.fusion import FusionModel, fitted_model
 from app.search.reembed import reembed
-from app.state import Runtime
-from tests.conftest import DatabaseInfo, SessionBoundPool
+from tests.conftest import DatabaseInfo, build_app
 from tests.factories import gene_doc, publish_payload
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -118,28 +115,7 @@ async def serve(session: AsyncSession, database: DatabaseInfo, engine, keys: dic
     opened: list[httpx.AsyncClient] = []
 
     def make(settings: Settings, embeddings: EmbeddingService) -> httpx.AsyncClient:
-        app = create_app(settings)
-        app.state.runtime = Runtime(
-            settings=settings,
-            database_url=database.url,
-            engine=engine,
-            sessionmaker=create_sessionmaker(engine),
-            read_pool=SessionBoundPool(session),  # type: ignore[arg-type]
-            embeddings=embeddings,
-            embedded=None,
-            expected_migration=migrate.head_revision(),
-        )
-
-        async def test_session() -> AsyncIterator[AsyncSession]:
-            try:
-                yield session
-            except BaseException:
-                await session.rollback()
-                raise
-            else:
-                await session.commit()
-
-        app.dependency_overrides[get_session] = test_session
+        app = build_app(settings, engine, session, database, embeddings)
         client = httpx.AsyncClient(
             transport=httpx.ASGITransport(app=app),
             base_url="http://genebank.test",
