@@ -2,13 +2,14 @@
 
 bench/evolution.py's workload (20 Genes, trajectories naming them, 2 unique producer guards each)
 drained by one in-process worker (GENEBANK_WORKER_CONCURRENCY slots, GENEBANK_WORKER_CLAIM_BATCH),
-beside the raw embedding of the same kind of guard texts measured in the same run. Prints the
+beside the raw embedding, measured in the same run, of exactly the texts the jobs embed (and of the
+producer guards alone, the former baseline). Prints the
 statements the merges sent (counted on the engine, by kind), the texts and model runs that reached
 the embedder, and the median and total time of the worker's stages; `--cprofile` adds a profile.
 Also the CPU time per trajectory of this process (all its threads, the encoder's included) and of
 the worker's PostgreSQL backends (Linux): unlike throughput, it barely moves with the machine's load.
 
-    python bench/evolution_profile.py [--trajectories 200] [--cprofile]
+    python bench/evolution_profile.py [--trajectories 200] [--cprofile [--sort tottime]]
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from evolution import commit_batch, publish_genes, raw_embedding, trajectory_body
+from evolution import commit_batch, publish_genes, raw_embedding, raw_rate, trajectory_body, worker_texts
 from harness import scratch_database
 from sqlalchemy import event, text
 
@@ -140,6 +141,7 @@ def main() -> None:
     )
     parser.add_argument("--trajectories", type=int, default=200)
     parser.add_argument("--cprofile", action="store_true")
+    parser.add_argument("--sort", default="cumulative", help="the profile's order (cumulative, tottime, ...)")
     args = parser.parse_args()
     rng = random.Random(20261202)
     settings = Settings()
@@ -151,14 +153,24 @@ def main() -> None:
         baseline.close()
         bodies = [trajectory_body(rng, args.trajectories + i, 2) for i in range(args.trajectories)]
         asyncio.run(commit_batch(url, bodies))
-        print(f"raw embedding (service): {raw:.1f} traj/s; load average {os.getloadavg()[0]:.1f}")
+        print(
+            f"raw embedding (service), producer guards alone: {raw:.1f} traj/s; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
         profile = cProfile.Profile() if args.cprofile else None
         if profile is not None:
             profile.enable()
         asyncio.run(drain(url, settings, args.trajectories))
         if profile is not None:
             profile.disable()
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+            pstats.Stats(profile).sort_stats(args.sort).print_stats(40)
+        baseline = create_embedding_service(settings.model_copy(update={"embedding_cache_size": 0}))
+        texts = worker_texts(url, args.trajectories, args.trajectories)
+        print(
+            f"raw embedding (service) of the jobs' own texts ({len(texts) / args.trajectories:.1f} a "
+            f"trajectory): {raw_rate(baseline, texts, args.trajectories):.1f} traj/s"
+        )
+        baseline.close()
 
 
 if __name__ == "__main__":
