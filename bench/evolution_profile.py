@@ -3,11 +3,13 @@
 bench/evolution.py's workload (20 Genes, trajectories naming them, 2 unique producer guards each)
 drained by one in-process worker (GENEBANK_WORKER_CONCURRENCY slots, GENEBANK_WORKER_CLAIM_BATCH),
 beside the raw embedding, measured in the same run, of exactly the texts the jobs embed (and of the
-producer guards alone, the former baseline). Prints the
-statements the merges sent (counted on the engine, by kind), the texts and model runs that reached
-the embedder, and the median and total time of the worker's stages; `--cprofile` adds a profile.
-Also the CPU time per trajectory of this process (all its threads, the encoder's included) and of
-the worker's PostgreSQL backends (Linux): unlike throughput, it barely moves with the machine's load.
+producer guards alone, the former baseline). Prints the statements the merges sent (counted on the
+engine, by kind), the texts and model runs that reached the embedder, and the median and total time
+of the worker's stages. Also the CPU time per trajectory of this process (all its threads, the
+encoder's included), of the worker's PostgreSQL backends (Linux), and of the encoder alone on the
+jobs' texts: unlike throughput, CPU barely moves with the machine's load. `--cprofile` profiles the
+event loop's thread by its CPU time (not wall time, which on a loaded machine is mostly waiting) and
+prints that CPU by package before the profile itself.
 
     python bench/evolution_profile.py [--trajectories 200] [--cprofile [--sort tottime]]
 """
@@ -135,6 +137,24 @@ async def drain(url: str, settings: Settings, count: int) -> None:
         )
 
 
+def by_package(stats: pstats.Stats) -> None:
+    """The profiled thread's own time by the package its functions live in."""
+    spent: Counter[str] = Counter()
+    for (filename, _, _), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+        parts = filename.split(os.sep)
+        if "site-packages" in parts:
+            package = parts[parts.index("site-packages") + 1]
+        elif "app" in parts:
+            package = "app (Genebank)"
+        else:
+            package = "builtins" if filename == "~" else "standard library and other"
+        spent[package] += own
+    total = sum(spent.values())
+    print(f"CPU of the event loop's thread by package ({total:.1f} s profiled):")
+    for package, seconds in spent.most_common(8):
+        print(f"  {package:<28} {seconds:6.2f} s {seconds / total:6.1%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -157,18 +177,24 @@ def main() -> None:
             f"raw embedding (service), producer guards alone: {raw:.1f} traj/s; "
             f"load average {os.getloadavg()[0]:.1f}"
         )
-        profile = cProfile.Profile() if args.cprofile else None
+        profile = cProfile.Profile(time.thread_time) if args.cprofile else None
         if profile is not None:
             profile.enable()
         asyncio.run(drain(url, settings, args.trajectories))
         if profile is not None:
             profile.disable()
-            pstats.Stats(profile).sort_stats(args.sort).print_stats(40)
+            stats = pstats.Stats(profile)
+            by_package(stats)
+            stats.sort_stats(args.sort).print_stats(40)
         baseline = create_embedding_service(settings.model_copy(update={"embedding_cache_size": 0}))
         texts = worker_texts(url, args.trajectories, args.trajectories)
+        cpu = process_cpu()
+        rate = raw_rate(baseline, texts, args.trajectories)
+        cpu = process_cpu() - cpu
         print(
             f"raw embedding (service) of the jobs' own texts ({len(texts) / args.trajectories:.1f} a "
-            f"trajectory): {raw_rate(baseline, texts, args.trajectories):.1f} traj/s"
+            f"trajectory): {rate:.1f} traj/s, CPU {cpu / args.trajectories * 1000:.1f} ms a trajectory "
+            "(subtract it from this process's CPU above: the worker outside encoding)"
         )
         baseline.close()
 
