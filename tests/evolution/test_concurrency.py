@@ -252,29 +252,29 @@ async def _assert_merged_exactly_once(
 
 
 async def test_four_worker_processes_merge_every_trajectory_exactly_once(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     expected = await _seed(committed, embeddings)
     with tempfile.TemporaryDirectory() as data_dir, _workers() as processes:
-        processes.extend(_start(scratch_url, data_dir) for _ in range(WORKERS))
+        processes.extend(_start(migrated_url, data_dir) for _ in range(WORKERS))
         await _wait_for(committed, TRAJECTORIES, processes, within=400)
         _stop(processes)
     await _assert_merged_exactly_once(committed, expected)
 
 
 async def test_a_worker_killed_mid_run_and_restarted_loses_and_doubles_nothing(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     expected = await _seed(committed, embeddings)
     with tempfile.TemporaryDirectory() as data_dir, _workers() as processes:
-        processes.extend(_start(scratch_url, data_dir) for _ in range(WORKERS))
+        processes.extend(_start(migrated_url, data_dir) for _ in range(WORKERS))
         await _wait_for(committed, TRAJECTORIES // 4, processes, within=300)
         victim = processes[0]
         victim.send_signal(signal.SIGKILL)
         assert victim.wait(timeout=10) == -signal.SIGKILL
         merged_at_kill = (await _count_states(committed))["merged"]
         assert merged_at_kill < TRAJECTORIES, "the kill must land mid-run"
-        processes.append(_start(scratch_url, data_dir))
+        processes.append(_start(migrated_url, data_dir))
         # Ready once it listens (its signal handlers are in place by then).
         await _wait_listening(committed, WORKERS, within=120)
         await _wait_for(committed, TRAJECTORIES, processes, within=400)
