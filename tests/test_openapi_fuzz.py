@@ -26,6 +26,7 @@ from app.cli import load_demo
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService
+from tests.live import served_model_env
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
@@ -88,6 +89,7 @@ def test_schemathesis_finds_no_server_error_and_no_undocumented_answer(
         "GENEBANK_MIGRATE_ON_START": "false",
         "GENEBANK_RUN_WORKER": "false",
         "GENEBANK_DATA_DIR": str(tmp_path),
+        **served_model_env(),
         "GENEBANK_RATE_LIMIT_READS": "100000/minute",
         "GENEBANK_RATE_LIMIT_SEARCH": "100000/minute",
         "GENEBANK_RATE_LIMIT_WRITES": "100000/minute",

@@ -42,6 +42,7 @@ from app.models import (
 from app.trajectories.service import trajectory_service
 from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
 from tests.factories import gene_doc, publish_payload
+from tests.live import served_model_env
 
 pytestmark = pytest.mark.slow
 
@@ -125,6 +126,8 @@ def _start(url: str, data_dir: str) -> subprocess.Popen[bytes]:
         "GENEBANK_WORKER_CONCURRENCY": "2",
         "GENEBANK_WORKER_POLL_SECONDS": "1",
         "GENEBANK_EMBEDDING_THREADS": "1",
+        # The model exported once for the test run; a fresh data directory would export it again.
+        **served_model_env(),
     }
     command = [str(Path(sys.executable).with_name("genebank")), "worker"]
     return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -33,6 +33,7 @@ from app.models import GeneVersion, Trajectory
 from app.trajectories.service import trajectory_service
 from tests.evolution.builders import trajectory_in
 from tests.factories import BASE_GENE, publish_payload
+from tests.live import served_model_env
 
 GENE_ID = BASE_GENE["id"]
 
@@ -108,7 +109,7 @@ def _start_worker(url: str, data_dir: Path) -> subprocess.Popen[bytes]:
         "GENEBANK_MIGRATE_ON_START": "false",
         "GENEBANK_DATA_DIR": str(data_dir),
         "GENEBANK_LOG_LEVEL": "warning",
-        "GENEBANK_EMBEDDING_BACKEND": "torch",
+        **served_model_env(),
         "GENEBANK_WORKER_CONCURRENCY": "1",
         "GENEBANK_WORKER_POLL_SECONDS": "0.5",
         "GENEBANK_WORKER_MAX_ATTEMPTS": "2",
