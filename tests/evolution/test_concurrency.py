@@ -257,9 +257,10 @@ async def _assert_merged_exactly_once(
 async def test_four_worker_processes_merge_every_trajectory_exactly_once(
     committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
-    expected = await _seed(committed, embeddings)
     with tempfile.TemporaryDirectory() as data_dir, _workers() as processes:
+        # The workers start (and load their model) while the test seeds; they wait for the commit.
         processes.extend(_start(migrated_url, data_dir) for _ in range(WORKERS))
+        expected = await _seed(committed, embeddings)
         await _wait_for(committed, TRAJECTORIES, processes, within=400)
         _stop(processes)
     await _assert_merged_exactly_once(committed, expected)
@@ -268,9 +269,9 @@ async def test_four_worker_processes_merge_every_trajectory_exactly_once(
 async def test_a_worker_killed_mid_run_and_restarted_loses_and_doubles_nothing(
     committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
-    expected = await _seed(committed, embeddings)
     with tempfile.TemporaryDirectory() as data_dir, _workers() as processes:
         processes.extend(_start(migrated_url, data_dir) for _ in range(WORKERS))
+        expected = await _seed(committed, embeddings)
         await _wait_for(committed, TRAJECTORIES // 4, processes, within=300)
         victim = processes[0]
         victim.send_signal(signal.SIGKILL)

@@ -141,8 +141,12 @@ async def test_a_trajectory_that_kills_its_worker_counts_each_attempt_and_ends_r
     processes: list[subprocess.Popen[bytes]] = []
     try:
         async with _gene_locked(migrated_url):
-            for attempt in (1, 2):
-                processes.append(worker := _start_worker(migrated_url, tmp_path))
+            processes.append(first := _start_worker(migrated_url, tmp_path))
+            await _poll(partial(blocked_at, 1), 120, "no worker took attempt 1")
+            # The second worker starts (loads its model) while the first is stuck in the job: the
+            # job's row lock keeps the trajectory from it until the kill.
+            processes.append(second := _start_worker(migrated_url, tmp_path))
+            for attempt, worker in ((1, first), (2, second)):
                 await _poll(partial(blocked_at, attempt), 120, f"no worker took attempt {attempt}")
                 worker.send_signal(signal.SIGKILL)  # as the kernel's out-of-memory killer would
                 assert worker.wait(timeout=10) == -signal.SIGKILL
