@@ -1,8 +1,10 @@
 """Test fixtures: a real PostgreSQL + pgvector, migrated once, each test inside a rolled-back transaction.
 
 The server is the embedded one (started here under a temporary directory) unless
-GENEBANK_TEST_DATABASE_URL names a server; either way a fresh database is created for the session
-and dropped at the end.
+GENEBANK_TEST_DATABASE_URL names a server; either way fresh databases are created for the session
+and dropped at the end: a template migrated once to the head revision, which nothing ever connects
+to, and the session's database, a copy of it. Tests that must commit get a copy of their own
+(`migrated_url`, `migrated_database`) or an empty database (`scratch_url`: the migration tests).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -48,6 +51,9 @@ class DatabaseInfo:
     url: str
     admin_conninfo: str
     name: str
+    # A database at the head revision that nothing connects to: CREATE DATABASE ... TEMPLATE copies it
+    # (a copy needs no other session on its template).
+    template: str
 
 
 def _conninfo(url: str) -> str:
@@ -55,9 +61,24 @@ def _conninfo(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+def _create_database(admin_conninfo: str, name: str, template: str | None = None) -> None:
+    statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+    if template is not None:
+        statement = sql.SQL("{} TEMPLATE {}").format(statement, sql.Identifier(template))
+    with psycopg.connect(admin_conninfo, autocommit=True) as conn:
+        conn.execute(statement)
+
+
+def _drop_database(admin_conninfo: str, name: str) -> None:
+    with psycopg.connect(admin_conninfo, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
 @pytest.fixture(scope="session")
 def database() -> Iterator[DatabaseInfo]:
-    name = f"genebank_test_{uuid.uuid4().hex[:8]}"
+    suffix = uuid.uuid4().hex[:8]
+    name = f"genebank_test_{suffix}"
+    template = f"genebank_template_{suffix}"
     server_url = os.environ.get("GENEBANK_TEST_DATABASE_URL")
     embedded = None
     tmp = None
@@ -69,14 +90,18 @@ def database() -> Iterator[DatabaseInfo]:
         embedded = embedded_pg.start(tmp / "pgdata", database="postgres")
         admin = embedded.admin_conninfo()
         url = embedded.url(name)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    migrate.upgrade(url)
+    created: list[str] = []
     try:
-        yield DatabaseInfo(url=url, admin_conninfo=admin, name=name)
+        _create_database(admin, template)
+        created.append(template)
+        # migrate.upgrade disposes of its engine: no session is left on the template.
+        migrate.upgrade(make_url(url).set(database=template).render_as_string(hide_password=False))
+        _create_database(admin, name, template)
+        created.append(name)
+        yield DatabaseInfo(url=url, admin_conninfo=admin, name=name, template=template)
     finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        for each in reversed(created):
+            _drop_database(admin, each)
         if embedded is not None:
             embedded.stop()
         if tmp is not None:
@@ -302,21 +327,43 @@ async def client(client_as: Callable[[str | None], httpx.AsyncClient]) -> httpx.
     return client_as("admin")
 
 
+# Copies of the template are made one at a time: a test's threads may ask for several at once.
+_copying = threading.Lock()
+
+
 @contextmanager
 def empty_database(database: DatabaseInfo, prefix: str = "genebank_migrations") -> Iterator[str]:
     """The URL of a new empty database on the test server, dropped afterwards."""
     name = f"{prefix}_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(database.admin_conninfo, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    _create_database(database.admin_conninfo, name)
     try:
         yield make_url(database.url).set(database=name).render_as_string(hide_password=False)
     finally:
-        with psycopg.connect(database.admin_conninfo, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        _drop_database(database.admin_conninfo, name)
+
+
+@contextmanager
+def migrated_database(database: DatabaseInfo, prefix: str = "genebank_scratch") -> Iterator[str]:
+    """The URL of a new database at the head revision (a copy of the session's template), dropped
+    afterwards: what `migrate.upgrade` makes of an empty one, without running the migrations again."""
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    with _copying:
+        _create_database(database.admin_conninfo, name, database.template)
+    try:
+        yield make_url(database.url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        _drop_database(database.admin_conninfo, name)
 
 
 @pytest.fixture
 def scratch_url(database: DatabaseInfo) -> Iterator[str]:
-    """An empty database of its own, for tests that must commit (CLI loaders, migrations)."""
+    """An empty database of its own (the migration tests upgrade and downgrade it)."""
     with empty_database(database) as url:
+        yield url
+
+
+@pytest.fixture
+def migrated_url(database: DatabaseInfo) -> Iterator[str]:
+    """A migrated database of its own, for tests that must commit (CLI loaders, workers, servers)."""
+    with migrated_database(database) as url:
         yield url

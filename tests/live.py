@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -16,6 +19,7 @@ import httpx
 import uvicorn
 
 from app.config import Settings
+from app.embeddings.onnx_backend import ensure_model
 from app.main import create_app
 
 # Headless, no sandbox (CI runs as root), and none of the browser's own background traffic.
@@ -89,6 +93,32 @@ def subprocess_env(**variables: str) -> dict[str, str]:
     return env
 
 
+_exported: Path | None = None
+_exporting = threading.Lock()
+
+
+def exported_models() -> Path:
+    """A models directory holding the served model exported to ONNX, made once per test run (the first
+    call exports it, ~14 CPU-seconds) and shared by every process the tests start.
+
+    A process pointed at it (`served_model_env`) loads the model in under a second, where the torch
+    backend spends ~10 CPU-seconds importing torch and sentence-transformers, and the default ONNX
+    backend on a fresh data directory exports the model all over again."""
+    global _exported
+    with _exporting:
+        if _exported is None:
+            directory = Path(tempfile.mkdtemp(prefix="genebank-test-models-"))
+            atexit.register(shutil.rmtree, directory, True)
+            ensure_model(directory, quantized=False)
+            _exported = directory
+        return _exported
+
+
+def served_model_env() -> dict[str, str]:
+    """The environment that makes a child process serve the shared export (the production backend)."""
+    return {"GENEBANK_EMBEDDING_BACKEND": "onnx", "GENEBANK_MODELS_DIR": str(exported_models())}
+
+
 class ServeProcess:
     """`genebank serve` in a process of its own, as `make run` starts it: the embedded PostgreSQL in a
     fresh data directory, migrated, an evolution worker in-process, the first admin key in a file."""
@@ -102,8 +132,8 @@ class ServeProcess:
         defaults = {
             "GENEBANK_DATA_DIR": str(data_dir),
             "GENEBANK_BOOTSTRAP_ADMIN_KEY_FILE": str(self.key_file),
-            "GENEBANK_EMBEDDING_BACKEND": "torch",  # the suite's model: no ONNX export per server
             "GENEBANK_LOG_LEVEL": "warning",
+            **served_model_env(),
         }
         self.env = subprocess_env(**(defaults | settings))
         self.process: subprocess.Popen[bytes] | None = None

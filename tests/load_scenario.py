@@ -77,12 +77,12 @@ class Report:
 
 
 class Processes:
-    def __init__(self, data_dir: Path, database_url: str) -> None:
+    def __init__(self, data_dir: Path, database_url: str, model_env: dict[str, str]) -> None:
         self.data_dir = data_dir
         self.env = subprocess_env(
             GENEBANK_DATABASE_URL=database_url,
             GENEBANK_DATA_DIR=str(data_dir),
-            GENEBANK_EMBEDDING_BACKEND="torch",
+            **model_env,
             GENEBANK_RUN_WORKER="false",
             GENEBANK_MIGRATE_ON_START="false",
             GENEBANK_LOG_LEVEL="warning",
@@ -224,7 +224,14 @@ async def _load(
     return published, runs
 
 
-def run_scenario(base: Path, *, clients: int, seconds: float) -> Report:
+# The model the processes serve: sentence-transformers unless the caller hands over another setting
+# (the test hands over the ONNX model exported once for its whole run, tests/live.py).
+TORCH_MODEL = {"GENEBANK_EMBEDDING_BACKEND": "torch"}
+
+
+def run_scenario(
+    base: Path, *, clients: int, seconds: float, model_env: dict[str, str] = TORCH_MODEL
+) -> Report:
     report = Report(clients=clients, seconds=seconds)
     primary = embedded_pg.start(base / "pgdata")
     try:
@@ -235,7 +242,7 @@ def run_scenario(base: Path, *, clients: int, seconds: float) -> Report:
             role: {"Authorization": f"Bearer {_create_key(database_url, role, f'load {role}')}"}
             for role in ("producer", "consumer")
         }
-        processes = Processes(base, database_url)
+        processes = Processes(base, database_url, model_env)
         try:
             ports = [free_port(), free_port()]
             apis = [

@@ -17,7 +17,7 @@ from app.cli import DEMO_ACTION, cli
 from app.config import Settings
 from app.embeddings import EmbeddingService
 from app.embeddings.onnx_backend import OnnxEmbedder
-from tests.live import LiveServer
+from tests.live import LiveServer, served_model_env
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,7 +84,7 @@ async def test_demo_loads_into_the_embedded_database_of_a_running_server(tmp_pat
             **{k: v for k, v in os.environ.items() if not k.startswith("GENEBANK_")},
             "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")]),
             "GENEBANK_DATA_DIR": str(tmp_path),
-            "GENEBANK_EMBEDDING_BACKEND": "torch",
+            **served_model_env(),
         }
         demo = await asyncio.to_thread(
             subprocess.run,

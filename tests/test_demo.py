@@ -8,7 +8,6 @@ from importlib import resources
 import psycopg
 from sqlalchemy import make_url
 
-from app import migrate
 from app.cli import load_demo
 from app.config import Settings
 from app.embeddings import EmbeddingService
@@ -35,17 +34,16 @@ def test_demo_sample_covers_the_four_families() -> None:
             assert matching_patterns(payload["gene"]["signals_match"], seen), provenance["task"]["id"]
 
 
-async def test_demo_loads_once(scratch_url: str, embeddings: EmbeddingService) -> None:
-    migrate.upgrade(scratch_url)
-    settings = Settings(database_url=scratch_url)
-    first = await load_demo(scratch_url, settings, embeddings)
+async def test_demo_loads_once(migrated_url: str, embeddings: EmbeddingService) -> None:
+    settings = Settings(database_url=migrated_url)
+    first = await load_demo(migrated_url, settings, embeddings)
     assert all(created for _, _, created in first)
     assert [version for *_, version, _ in first].count(2) == 1
-    second = await load_demo(scratch_url, settings, embeddings)
+    second = await load_demo(migrated_url, settings, embeddings)
     assert [(gene_id, version) for gene_id, version, _ in second] == [(g, v) for g, v, _ in first]
     assert not any(created for _, _, created in second)
 
-    conninfo = make_url(scratch_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    conninfo = make_url(migrated_url).set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(conninfo) as conn:
         genes, versions, trajectories = conn.execute(
             "SELECT (SELECT count(*) FROM genes), (SELECT count(*) FROM gene_versions),"

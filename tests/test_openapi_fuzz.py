@@ -20,13 +20,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app import migrate
 from app.auth.principal import Role
 from app.auth.service import key_service
 from app.cli import load_demo
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService
+from tests.live import served_model_env
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
@@ -76,20 +76,20 @@ async def _prepare(url: str, embeddings: EmbeddingService) -> str:
 
 @pytest.mark.slow
 def test_schemathesis_finds_no_server_error_and_no_undocumented_answer(
-    scratch_url: str, embeddings: EmbeddingService, tmp_path: Path
+    migrated_url: str, embeddings: EmbeddingService, tmp_path: Path
 ) -> None:
     assert shutil.which("schemathesis", path=str(Path(sys.executable).parent)), (
         "schemathesis is a dev dependency (pip install -e '.[dev]')"
     )
-    migrate.upgrade(scratch_url)
-    token = asyncio.run(_prepare(scratch_url, embeddings))
+    token = asyncio.run(_prepare(migrated_url, embeddings))
     port = _free_port()
     env = {
         **os.environ,
-        "GENEBANK_DATABASE_URL": scratch_url,
+        "GENEBANK_DATABASE_URL": migrated_url,
         "GENEBANK_MIGRATE_ON_START": "false",
         "GENEBANK_RUN_WORKER": "false",
         "GENEBANK_DATA_DIR": str(tmp_path),
+        **served_model_env(),
         "GENEBANK_RATE_LIMIT_READS": "100000/minute",
         "GENEBANK_RATE_LIMIT_SEARCH": "100000/minute",
         "GENEBANK_RATE_LIMIT_WRITES": "100000/minute",

@@ -11,7 +11,6 @@ and docs/admin-gene-page-phone.png.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import uuid
@@ -23,11 +22,9 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
-from psycopg import sql
 from sqlalchemy import make_url
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app import migrate
 from app.auth.principal import Principal, Role
 from app.auth.service import key_service
 from app.cli import load_demo
@@ -43,7 +40,7 @@ from app.outcomes.schemas import OutcomeIn
 from app.outcomes.service import outcome_service
 from app.trajectories.service import trajectory_service
 from tests import external
-from tests.conftest import DatabaseInfo
+from tests.conftest import DatabaseInfo, migrated_database
 from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
 from tests.live import CHROMIUM_ARGS, LiveServer
 
@@ -251,12 +248,7 @@ class Site:
 async def site(
     database: DatabaseInfo, embeddings: EmbeddingService, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[Site]:
-    name = f"genebank_browser_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(database.admin_conninfo, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = make_url(database.url).set(database=name).render_as_string(hide_password=False)
-    try:
-        await asyncio.to_thread(migrate.upgrade, url)
+    with migrated_database(database, prefix="genebank_browser") as url:
         settings = Settings(
             database_url=url,
             data_dir=tmp_path_factory.mktemp("browser"),
@@ -269,9 +261,6 @@ async def site(
         tokens, producer = await _registry(url, settings, embeddings)
         with LiveServer(settings) as server:
             yield Site(server.url, tokens, producer)
-    finally:
-        with psycopg.connect(database.admin_conninfo, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 @pytest.fixture

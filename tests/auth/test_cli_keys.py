@@ -7,14 +7,12 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from app import migrate
 from app.cli import cli
 
 
 @pytest.fixture
-def runner(scratch_url: str, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    migrate.upgrade(scratch_url)
-    monkeypatch.setenv("GENEBANK_DATABASE_URL", scratch_url)
+def runner(migrated_url: str, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    monkeypatch.setenv("GENEBANK_DATABASE_URL", migrated_url)
     return CliRunner()
 
 

@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 import pytest
 
-from app import migrate
 from app.auth.principal import Role
 from app.auth.service import key_service
 from app.config import Settings
@@ -369,11 +368,10 @@ def test_refusals_are_typed_exceptions(live: Live) -> None:
 
 
 @pytest.fixture
-def limited(scratch_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
+def limited(migrated_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
     """A second registry (uvicorn in a thread, its own database) allowing 2 searches a second per key."""
-    migrate.upgrade(scratch_url)
     settings = Settings(
-        database_url=scratch_url,
+        database_url=migrated_url,
         migrate_on_start=False,
         run_worker="false",
         data_dir=tmp_path,
@@ -382,7 +380,7 @@ def limited(scratch_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
     )
 
     async def make_key() -> str:
-        engine = create_engine(scratch_url, settings)
+        engine = create_engine(migrated_url, settings)
         try:
             async with create_sessionmaker(engine).begin() as session:
                 created = await key_service.create(

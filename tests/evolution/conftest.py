@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app import migrate
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 
 
 @pytest.fixture
-async def committed(scratch_url: str, settings: Settings) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+async def committed(migrated_url: str, settings: Settings) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
     """A sessionmaker on a freshly migrated scratch database; what a test commits stays committed."""
-    await asyncio.to_thread(migrate.upgrade, scratch_url)
-    engine = create_engine(scratch_url, settings)
+    engine = create_engine(migrated_url, settings)
     try:
         yield create_sessionmaker(engine)
     finally:

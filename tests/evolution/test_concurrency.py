@@ -42,6 +42,7 @@ from app.models import (
 from app.trajectories.service import trajectory_service
 from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
 from tests.factories import gene_doc, publish_payload
+from tests.live import served_model_env
 
 pytestmark = pytest.mark.slow
 
@@ -125,6 +126,8 @@ def _start(url: str, data_dir: str) -> subprocess.Popen[bytes]:
         "GENEBANK_WORKER_CONCURRENCY": "2",
         "GENEBANK_WORKER_POLL_SECONDS": "1",
         "GENEBANK_EMBEDDING_THREADS": "1",
+        # The model exported once for the test run; a fresh data directory would export it again.
+        **served_model_env(),
     }
     command = [str(Path(sys.executable).with_name("genebank")), "worker"]
     return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -252,29 +255,30 @@ async def _assert_merged_exactly_once(
 
 
 async def test_four_worker_processes_merge_every_trajectory_exactly_once(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
-    expected = await _seed(committed, embeddings)
     with tempfile.TemporaryDirectory() as data_dir, _workers() as processes:
-        processes.extend(_start(scratch_url, data_dir) for _ in range(WORKERS))
+        # The workers start (and load their model) while the test seeds; they wait for the commit.
+        processes.extend(_start(migrated_url, data_dir) for _ in range(WORKERS))
+        expected = await _seed(committed, embeddings)
         await _wait_for(committed, TRAJECTORIES, processes, within=400)
         _stop(processes)
     await _assert_merged_exactly_once(committed, expected)
 
 
 async def test_a_worker_killed_mid_run_and_restarted_loses_and_doubles_nothing(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
-    expected = await _seed(committed, embeddings)
     with tempfile.TemporaryDirectory() as data_dir, _workers() as processes:
-        processes.extend(_start(scratch_url, data_dir) for _ in range(WORKERS))
+        processes.extend(_start(migrated_url, data_dir) for _ in range(WORKERS))
+        expected = await _seed(committed, embeddings)
         await _wait_for(committed, TRAJECTORIES // 4, processes, within=300)
         victim = processes[0]
         victim.send_signal(signal.SIGKILL)
         assert victim.wait(timeout=10) == -signal.SIGKILL
         merged_at_kill = (await _count_states(committed))["merged"]
         assert merged_at_kill < TRAJECTORIES, "the kill must land mid-run"
-        processes.append(_start(scratch_url, data_dir))
+        processes.append(_start(migrated_url, data_dir))
         # Ready once it listens (its signal handlers are in place by then).
         await _wait_listening(committed, WORKERS, within=120)
         await _wait_for(committed, TRAJECTORIES, processes, within=400)

@@ -84,10 +84,10 @@ def _worker(
 
 
 async def test_notify_wakes_an_idle_worker_long_before_its_poll(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     await _publish(committed, embeddings)
-    worker = _worker(committed, scratch_url, embeddings, poll_seconds=60)
+    worker = _worker(committed, migrated_url, embeddings, poll_seconds=60)
     task = asyncio.create_task(worker.run())
     await asyncio.wait_for(worker.listening.wait(), 10)
     await _until(lambda: worker.idle_slots == worker.concurrency, within=10)  # every slot waits
@@ -101,10 +101,10 @@ async def test_notify_wakes_an_idle_worker_long_before_its_poll(
 
 
 async def test_polling_finds_rows_inserted_without_a_notification(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     await _publish(committed, embeddings)
-    worker = _worker(committed, scratch_url, embeddings, poll_seconds=0.2)
+    worker = _worker(committed, migrated_url, embeddings, poll_seconds=0.2)
     task = asyncio.create_task(worker.run())
     await asyncio.wait_for(worker.listening.wait(), 10)
     body = trajectory_in(gene_id=GENE_ID)
@@ -143,13 +143,13 @@ class GatedEmbedder:
 
 
 async def test_graceful_stop_finishes_the_job_in_hand_and_claims_no_other(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     await _publish(committed, embeddings)
     gated = GatedEmbedder(embeddings.embedder)
     slow = EmbeddingService(gated)
     first, second = await _submit(committed, 1), await _submit(committed, 2)
-    worker = _worker(committed, scratch_url, slow, concurrency=1, poll_seconds=60)
+    worker = _worker(committed, migrated_url, slow, concurrency=1, poll_seconds=60)
     task = asyncio.create_task(worker.run())
     assert await asyncio.to_thread(gated.entered.wait, 10)
     worker.stop()
@@ -164,13 +164,13 @@ async def test_graceful_stop_finishes_the_job_in_hand_and_claims_no_other(
 
 
 async def test_a_claim_takes_a_batch_of_new_trajectories_but_a_retried_one_alone(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     await _publish(committed, embeddings)
     ids = [await _submit(committed, index) for index in range(6)]
     async with committed.begin() as session:  # the third was tried once already (its worker died)
         await session.execute(update(Trajectory).where(Trajectory.id == ids[2]).values(attempts=1))
-    worker = _worker(committed, scratch_url, embeddings, claim_batch=4, lease_seconds=30)
+    worker = _worker(committed, migrated_url, embeddings, claim_batch=4, lease_seconds=30)
 
     async def claim() -> list[tuple[uuid.UUID, int, float]]:
         claims = await worker._claim()
@@ -198,7 +198,7 @@ async def test_a_claim_takes_a_batch_of_new_trajectories_but_a_retried_one_alone
 
 
 async def test_a_batch_is_embedded_in_one_request_and_merges_as_one_by_one(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     await _publish(committed, embeddings)
     guards = [
@@ -210,7 +210,7 @@ async def test_a_batch_is_embedded_in_one_request_and_merges_as_one_by_one(
     ids = [await _submit(committed, index, guards=[guard]) for index, guard in enumerate(guards)]
     counting = CountingEmbedder(embeddings.embedder)
     service = EmbeddingService(counting, cache_size=0, batch_size=64)
-    stats = await _worker(committed, scratch_url, service, concurrency=1, claim_batch=4).run(drain=True)
+    stats = await _worker(committed, migrated_url, service, concurrency=1, claim_batch=4).run(drain=True)
     service.close()
     assert stats.merged == 4 and stats.failed == 0
     # The four runs' guards, routing texts and tasks went to the encoder as one request, shortest first.
@@ -242,13 +242,13 @@ class CountingEmbedder:
 
 
 async def test_a_job_cut_off_mid_way_leaves_the_trajectory_pending(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     await _publish(committed, embeddings)
     gated = GatedEmbedder(embeddings.embedder)
     slow = EmbeddingService(gated)
     trajectory_id = await _submit(committed, 1)
-    cut = _worker(committed, scratch_url, slow, poll_seconds=60, lease_seconds=0.5)
+    cut = _worker(committed, migrated_url, slow, poll_seconds=60, lease_seconds=0.5)
     task = asyncio.create_task(cut.run())
     assert await asyncio.to_thread(gated.entered.wait, 10)
     task.cancel()  # the process dies mid-job: its transaction never commits
@@ -261,7 +261,7 @@ async def test_a_job_cut_off_mid_way_leaves_the_trajectory_pending(
     assert cut_off.state == "pending" and cut_off.attempts == 1
 
     await _until_lease_ends(committed, trajectory_id, within=10)
-    stats = await _worker(committed, scratch_url, embeddings).run(drain=True)
+    stats = await _worker(committed, migrated_url, embeddings).run(drain=True)
     assert stats.merged == 1
     assert (await _state(committed, trajectory_id)).attempts == 2
     async with committed() as session:
@@ -291,10 +291,10 @@ class Exploding(EvolutionService):
 
 
 async def test_a_job_that_keeps_failing_is_retried_then_rejected(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     trajectory_id = await _submit(committed, 1)
-    worker = _worker(committed, scratch_url, embeddings, max_attempts=2, service=Exploding(actor="test"))
+    worker = _worker(committed, migrated_url, embeddings, max_attempts=2, service=Exploding(actor="test"))
     stats = await asyncio.wait_for(worker.run(drain=True), 30)
     assert stats.failed == 2 and stats.merged == 0
     trajectory = await _state(committed, trajectory_id)

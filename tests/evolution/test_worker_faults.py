@@ -33,6 +33,7 @@ from app.models import GeneVersion, Trajectory
 from app.trajectories.service import trajectory_service
 from tests.evolution.builders import trajectory_in
 from tests.factories import BASE_GENE, publish_payload
+from tests.live import served_model_env
 
 GENE_ID = BASE_GENE["id"]
 
@@ -77,17 +78,17 @@ async def _versions(sessionmaker: async_sessionmaker[AsyncSession]) -> int:
 
 
 async def test_a_job_over_its_time_limit_counts_and_is_retried_then_rejected(
-    committed: async_sessionmaker[AsyncSession], scratch_url: str, embeddings: EmbeddingService
+    committed: async_sessionmaker[AsyncSession], migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     trajectory_id = await _publish_and_submit(committed, embeddings)
     worker = EvolutionWorker(
         sessionmaker=committed,
-        database_url=scratch_url,
+        database_url=migrated_url,
         embeddings=embeddings,
         max_attempts=2,
         job_timeout=1.0,
     )
-    async with _gene_locked(scratch_url):
+    async with _gene_locked(migrated_url):
         started = time.monotonic()
         stats = await asyncio.wait_for(worker.run(drain=True), 60)
         elapsed = time.monotonic() - started
@@ -108,7 +109,7 @@ def _start_worker(url: str, data_dir: Path) -> subprocess.Popen[bytes]:
         "GENEBANK_MIGRATE_ON_START": "false",
         "GENEBANK_DATA_DIR": str(data_dir),
         "GENEBANK_LOG_LEVEL": "warning",
-        "GENEBANK_EMBEDDING_BACKEND": "torch",
+        **served_model_env(),
         "GENEBANK_WORKER_CONCURRENCY": "1",
         "GENEBANK_WORKER_POLL_SECONDS": "0.5",
         "GENEBANK_WORKER_MAX_ATTEMPTS": "2",
@@ -120,7 +121,7 @@ def _start_worker(url: str, data_dir: Path) -> subprocess.Popen[bytes]:
 @pytest.mark.slow
 async def test_a_trajectory_that_kills_its_worker_counts_each_attempt_and_ends_rejected(
     committed: async_sessionmaker[AsyncSession],
-    scratch_url: str,
+    migrated_url: str,
     embeddings: EmbeddingService,
     tmp_path: Path,
 ) -> None:
@@ -139,16 +140,20 @@ async def test_a_trajectory_that_kills_its_worker_counts_each_attempt_and_ends_r
 
     processes: list[subprocess.Popen[bytes]] = []
     try:
-        async with _gene_locked(scratch_url):
-            for attempt in (1, 2):
-                processes.append(worker := _start_worker(scratch_url, tmp_path))
+        async with _gene_locked(migrated_url):
+            processes.append(first := _start_worker(migrated_url, tmp_path))
+            await _poll(partial(blocked_at, 1), 120, "no worker took attempt 1")
+            # The second worker starts (loads its model) while the first is stuck in the job: the
+            # job's row lock keeps the trajectory from it until the kill.
+            processes.append(second := _start_worker(migrated_url, tmp_path))
+            for attempt, worker in ((1, first), (2, second)):
                 await _poll(partial(blocked_at, attempt), 120, f"no worker took attempt {attempt}")
                 worker.send_signal(signal.SIGKILL)  # as the kernel's out-of-memory killer would
                 assert worker.wait(timeout=10) == -signal.SIGKILL
             assert (await _trajectory(committed, trajectory_id)).state == "pending"
 
             # The next worker finds the attempts used up: rejected, not tried a third time.
-            processes.append(worker := _start_worker(scratch_url, tmp_path))
+            processes.append(worker := _start_worker(migrated_url, tmp_path))
 
             async def rejected() -> Trajectory | None:
                 found = await _trajectory(committed, trajectory_id)

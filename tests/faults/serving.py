@@ -24,6 +24,7 @@ import httpx
 import psutil
 
 from app.embedded_pg import DEFAULT_DATABASE
+from tests.live import served_model_env
 
 GENEBANK = str(Path(sys.executable).with_name("genebank"))
 _KEY = re.compile(r"\b(gb_[A-Za-z0-9]+_[A-Za-z0-9_-]+)")
@@ -108,8 +109,8 @@ def serve_env(data_dir: Path, port: int, **settings: str) -> dict[str, str]:
             "GENEBANK_DATA_DIR": str(data_dir),
             "GENEBANK_PORT": str(port),
             "GENEBANK_LOG_LEVEL": "warning",
-            # The ONNX export would cost every fresh data directory a minute; the vectors are the same.
-            "GENEBANK_EMBEDDING_BACKEND": "torch",
+            # The model exported once for the test run: no export per fresh data directory.
+            **served_model_env(),
             "GENEBANK_RUN_WORKER": "false",
             **{f"GENEBANK_{name.upper()}": value for name, value in settings.items()},
         }

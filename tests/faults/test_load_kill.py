@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.live import served_model_env
 from tests.load_scenario import run_scenario
 
 pytestmark = pytest.mark.slow
 
 
 def test_a_kill_under_load_loses_and_doubles_nothing(tmp_path: Path) -> None:
-    report = run_scenario(tmp_path, clients=24, seconds=20)
+    report = run_scenario(tmp_path, clients=24, seconds=20, model_env=served_model_env())
     print("\n".join(report.lines()))
     assert report.other_errors == []
     assert report.acknowledged_publishes > 0 and report.acknowledged_runs > 0

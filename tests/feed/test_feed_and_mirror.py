@@ -17,7 +17,7 @@ import pytest
 
 from app import embedded_pg
 from tests.factories import gene_doc, publish_payload
-from tests.live import ServeProcess, subprocess_env
+from tests.live import ServeProcess, served_model_env, subprocess_env
 
 pytestmark = pytest.mark.slow
 
@@ -36,9 +36,7 @@ class Registry:
         """A `genebank` command run against this registry's (embedded) database."""
         return subprocess.run(
             [sys.executable, "-c", "from app.cli import main; main()", *args],
-            env=subprocess_env(
-                GENEBANK_DATA_DIR=str(self.server.data_dir), GENEBANK_EMBEDDING_BACKEND="torch", **env
-            ),
+            env=subprocess_env(GENEBANK_DATA_DIR=str(self.server.data_dir), **served_model_env(), **env),
             capture_output=True,
             text=True,
             timeout=600,

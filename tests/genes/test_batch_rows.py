@@ -19,7 +19,6 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import migrate
 from app.auth.principal import SYSTEM
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
@@ -237,13 +236,12 @@ async def test_a_chunk_the_database_refuses_is_published_item_by_item(
 
 
 async def test_a_batch_racing_another_for_the_same_new_genes_answers_them_as_found(
-    scratch_url: str, embeddings: EmbeddingService
+    migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     """Two transactions publish the same new Genes as a batch. The second found them unknown, so it
     writes them set-wise and waits on the first's uncommitted Gene ids; once the first commits, its
     chunk finds the ids taken, is rolled back, and each item is published alone: found, not doubled."""
-    migrate.upgrade(scratch_url)
-    engine = create_engine(scratch_url, Settings(database_url=scratch_url))
+    engine = create_engine(migrated_url, Settings(database_url=migrated_url))
     sessions = create_sessionmaker(engine)
     requests = [PublishRequest.model_validate(payload) for payload in items("race")]
     try:

@@ -14,7 +14,6 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import migrate
 from app.auth.principal import SYSTEM
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
@@ -97,13 +96,12 @@ async def test_a_taken_gene_id_gets_the_general_answer(
 
 
 async def test_racing_publishes_of_one_new_gene_write_it_once(
-    scratch_url: str, embeddings: EmbeddingService
+    migrated_url: str, embeddings: EmbeddingService
 ) -> None:
     """Two transactions publish the same new Gene. The second waits on the first's uncommitted Gene
     id; once the first commits, its set-wise write finds the id taken, writes nothing, and the general
     path answers it with the version the first wrote (found, not created)."""
-    migrate.upgrade(scratch_url)
-    engine = create_engine(scratch_url, Settings(database_url=scratch_url))
+    engine = create_engine(migrated_url, Settings(database_url=migrated_url))
     sessions = create_sessionmaker(engine)
     request = PublishRequest.model_validate(publish_payload(gene_doc(id="gene_rows_race_one")))
     try:

@@ -22,6 +22,7 @@ import pytest
 
 from app.redaction import redact
 from tests.evolution.builders import trajectory_payload
+from tests.live import served_model_env
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +70,7 @@ async def test_a_megabyte_of_adversarial_text_is_answered_in_a_second(
         "GENEBANK_DATA_DIR": str(tmp_path),
         "GENEBANK_BOOTSTRAP_ADMIN_KEY_FILE": str(key_file),
         "GENEBANK_RUN_WORKER": "false",
-        "GENEBANK_EMBEDDING_BACKEND": "torch",
+        **served_model_env(),
         "GENEBANK_MAX_BODY_BYTES": str(1_100_000),
     }
     server = subprocess.Popen(  # noqa: ASYNC220 (started once; the test then only talks HTTP to it)

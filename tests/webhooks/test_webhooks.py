@@ -23,7 +23,7 @@ import pytest
 
 from tests.evolution.builders import trajectory_payload
 from tests.factories import gene_doc, publish_payload
-from tests.live import ServeProcess, subprocess_env
+from tests.live import ServeProcess, served_model_env, subprocess_env
 
 pytestmark = pytest.mark.slow
 
@@ -102,7 +102,7 @@ def _wait(predicate: Callable[[], bool], what: str, seconds: float = 120) -> Non
 def _worker(data_dir: Path) -> subprocess.Popen[bytes]:
     env = subprocess_env(
         GENEBANK_DATA_DIR=str(data_dir),
-        GENEBANK_EMBEDDING_BACKEND="torch",
+        **served_model_env(),
         GENEBANK_WEBHOOK_POLL_SECONDS="0.2",
         GENEBANK_WEBHOOK_RETRY_BASE_SECONDS="0.2",
         GENEBANK_LOG_LEVEL="warning",
