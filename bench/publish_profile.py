@@ -75,16 +75,16 @@ def postgres_cpu(url: str) -> float:
     return total
 
 
-async def call(app: Any, body: bytes, token: str) -> tuple[int, bytes]:
-    """One request through the ASGI application, as uvicorn hands it over."""
+async def call(app: Any, body: bytes, token: str, path: str = "/v1/genes") -> tuple[int, bytes]:
+    """One POST through the ASGI application, as uvicorn hands it over."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0", "spec_version": "2.3"},
         "http_version": "1.1",
         "method": "POST",
         "scheme": "http",
-        "path": "/v1/genes",
-        "raw_path": b"/v1/genes",
+        "path": path,
+        "raw_path": path.encode(),
         "root_path": "",
         "query_string": b"",
         "headers": [

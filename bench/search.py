@@ -15,7 +15,12 @@ For each size, in one run:
 - with --profile, where a request's time goes: the same queries through the search service in this
   process (no HTTP), stage by stage (query encode, keyword stage, candidates query, the whole
   service call, response serialization); end-to-end p50 minus the in-process call is what HTTP,
-  the middleware (auth, rate limits) and the event loop cost.
+  the middleware (auth, rate limits) and the event loop cost;
+- with --cprofile, the CPU of a search on the server's event loop thread: the whole application
+  (create_app, middleware, auth, rate limits) in this process, requests handed to it as ASGI calls,
+  the query vectors looked up instead of encoded (the lane hand-off as served); cProfile on the
+  loop thread's CPU clock, its time summed by package (Genebank's own by module), in ms a search,
+  beside the process's and PostgreSQL's CPU a search with the profiler off.
 Targets at 100,000 Genes: p50 <= 15 ms and p50 <= 2 x (encode + raw HNSW); RSS <= 1.5 GiB.
 
 Genes are generated from bench/data/corpus.jsonl by recombining the strategy steps, signals and
@@ -24,7 +29,7 @@ $TMPDIR/genebank-bench-vectors between runs. Rows are bulk-inserted and the HNSW
 after loading, as one would for a migration of this size.
 
     python bench/search.py [--sizes 10000 100000] [--seconds 10] [--backend torch|onnx|onnx-int8] [--profile]
-                           [--compare DIR [--rounds 6]]
+                           [--compare DIR [--rounds 6]] [--cprofile [--top 25]]
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -408,6 +413,104 @@ def profile(url: str, settings: Settings, queries: list[dict[str, Any]]) -> dict
     return asyncio.run(run())
 
 
+class Lookup:
+    """An embedder that returns precomputed vectors: the loop's work around an encode, without one."""
+
+    name = "lookup"
+
+    def __init__(self, texts: list[str], vectors: np.ndarray) -> None:
+        self.vectors = dict(zip(texts, vectors, strict=True))
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        return np.stack([self.vectors[text] for text in texts])
+
+
+def package_of(filename: str) -> str:
+    """Where a profiled function lives: a site-package, a Genebank module, or the standard library."""
+    parts = Path(filename).parts
+    if "site-packages" in parts:
+        name = parts[parts.index("site-packages") + 1]
+        return name.split(".")[0].removesuffix(".py")
+    if "app" in parts and filename.endswith(".py"):
+        module = parts[parts.index("app") :]
+        return (
+            ".".join(module).removesuffix(".py")
+            if len(module) <= 2
+            else ".".join(module[:3]).removesuffix(".py")
+        )
+    return "builtins (C)" if filename == "~" else "standard library"
+
+
+def loop_profile(
+    url: str, settings: Settings, texts: list[str], vectors: np.ndarray, bodies: list[bytes], top: int
+) -> None:
+    """CPU ms a search on the event loop's thread by package (cProfile, thread_time), in this process."""
+    import asyncio
+    import cProfile
+    import pstats
+    from collections import Counter
+
+    from harness import UNLIMITED
+    from publish_profile import call
+
+    from app.embeddings import EmbeddingService
+    from app.main import create_app
+
+    token = api_key(url)
+    for key, value in {**UNLIMITED, "GENEBANK_EMBEDDING_CACHE_SIZE": "0"}.items():
+        os.environ[key] = value
+
+    async def requests(app: Any, which: list[bytes]) -> None:
+        for body in which:
+            status, answer = await call(app, body, token, "/v1/search")
+            if status != 200:
+                raise RuntimeError(f"search refused: {status} {answer[:300]!r}")
+
+    async def run() -> tuple[cProfile.Profile, float, float, float, int]:
+        served = Settings(
+            database_url=url,
+            migrate_on_start=False,
+            run_worker="false",
+            embedding_backend=settings.embedding_backend,
+        )
+        app = create_app(served)
+        async with app.router.lifespan_context(app):
+            runtime = app.state.runtime
+            model = runtime.embeddings
+            runtime.embeddings = EmbeddingService(Lookup(texts, vectors), 0, lanes=1, batch_size=8)
+            model.close()
+            runtime.embeddings.name = model.name
+            await requests(app, bodies[:50])  # warm: statements prepared, plans generic, caches full
+            measured = bodies * 2
+            pg, cpu = postgres_cpu(url), time.process_time()
+            await requests(app, measured)
+            pg, cpu = (postgres_cpu(url) or 0.0) - (pg or 0.0), time.process_time() - cpu
+            profile = cProfile.Profile(time.thread_time)
+            loop_cpu = time.thread_time()
+            profile.enable()
+            await requests(app, measured)
+            profile.disable()
+            loop_cpu = time.thread_time() - loop_cpu
+            runtime.embeddings.close()
+        return profile, cpu, pg, loop_cpu, len(measured)
+
+    profile, cpu, pg, loop_cpu, n = asyncio.run(run())
+    stats = pstats.Stats(profile)
+    spent: Counter[str] = Counter()
+    for (filename, _, _), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+        spent[package_of(filename)] += own
+    total = sum(spent.values())
+    print(
+        f"  event loop CPU, {n} searches in-process (load average {os.getloadavg()[0]:.1f}): process"
+        f" {cpu * 1000 / n:.2f} ms a search, PostgreSQL {pg * 1000 / n:.2f} ms (profiler off);"
+        f" loop thread {loop_cpu * 1000 / n:.2f} ms profiled, by package (own time, ms a search):"
+    )
+    for package, seconds in spent.most_common(top):
+        print(f"    {package:<36} {seconds * 1000 / n:6.3f}  {seconds / total:6.1%}")
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -419,6 +522,8 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="time each stage of a search in-process")
     parser.add_argument("--compare", type=Path, help="another checkout (e.g. a clone of main): before/after")
     parser.add_argument("--rounds", type=int, default=6, help="alternating rounds of --compare")
+    parser.add_argument("--cprofile", action="store_true", help="the event loop's CPU a search, by package")
+    parser.add_argument("--top", type=int, default=25, help="rows of --cprofile's listings")
     args = parser.parse_args()
 
     settings = Settings(**({"embedding_backend": args.backend} if args.backend else {}))
@@ -489,6 +594,8 @@ def main() -> None:
                 print(
                     f"    HTTP + middleware + loop (end-to-end p50 - service call - serialize): {http:6.2f}"
                 )
+            if args.cprofile:
+                loop_profile(url, settings, texts, query_vectors, bodies, args.top)
         os.environ.pop("GENEBANK_DATABASE_URL", None)
 
 

@@ -6,7 +6,8 @@ Stages, each over current versions only (the partial indexes' predicate `valid_t
 - keyword: full-text match (OR) of the query's discriminative lexemes, ranked by ts_rank with the
   index's weights. Lexemes are taken rarest first while their document frequencies add up to at
   most a posting budget: an OR of a sentence's every word matches half the corpus, and ranking that
-  half cost 100 ms at 10,000 Genes (bench/search.py), for words that tell nothing apart;
+  half cost 100 ms at 10,000 Genes (bench/search.py), for words that tell nothing apart. The tsquery
+  is computed once a statement, and the headline rank only for the stage's candidates;
 - signals: Genes whose signal words (unstemmed) share a discriminative word with the consumer's
   signals, ranked by how many; the exact GEP match of each pattern is decided in Python
   (app/gep/signals.py), on every candidate of every stage.
@@ -41,13 +42,14 @@ POSTING_BUDGET = 600
 
 
 def _rare_terms(config: str, stats: str, text_param: str) -> str:
-    """A tsquery OR-ing the text's lexemes, rarest first, within the posting budget."""
-    return f"""(SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | '))
+    """A statement of one row: `query`, a tsquery OR-ing the text's lexemes, rarest first, within the
+    posting budget (NULL when the text has none)."""
+    return f"""SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS query
                FROM (SELECT t.lexeme,
                             sum(coalesce(s.ndoc, 0)) OVER (ORDER BY coalesce(s.ndoc, 0), t.lexeme) AS postings
                      FROM unnest(to_tsvector('{config}', %({text_param})s)) AS t
                      LEFT JOIN {stats} s ON s.lexeme = t.lexeme) ranked
-               WHERE postings <= %(budget)s)"""
+               WHERE postings <= %(budget)s"""
 
 
 # The facts of a candidate version that do not depend on the query: its own columns (`summary` and
@@ -209,24 +211,26 @@ class SearchRepository:
     ) -> Lexical:
         """Keyword and signal candidates with their ranks; needs no embedding, so it runs meanwhile."""
         where, limit = filters.sql(), int(per_stage)
-        parts = []
+        queries, parts = [], []
         if keyword_text:
-            # headline: the same rank over the A-weighted fields only (summary and signals).
+            # The tsquery once (a MATERIALIZED CTE: inlined, each of its uses was an InitPlan of its
+            # own, five evaluations of the lexeme ranking); ts_rank for every match (the order needs
+            # it), the headline only for the stage's candidates.
+            queries.append(f"kwq AS MATERIALIZED ({_rare_terms('english', 'search_term_stats', 'kwq')})")
             parts.append(f"""
-              (SELECT 'keyword' AS stage, id, rank() OVER (ORDER BY score DESC) AS r, score, headline FROM (
-                 SELECT v.id, ts_rank(v.search_tsv, q.query) AS score,
-                        ts_rank('{{0,0,0,1}}', v.search_tsv, q.query) AS headline
-                 FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
-                      (SELECT {_rare_terms("english", "search_term_stats", "kwq")} AS query) q
+              (SELECT 'keyword' AS stage, id, rank() OVER (ORDER BY score DESC) AS r, score,
+                      ts_rank('{{0,0,0,1}}', tsv, query) AS headline FROM (
+                 SELECT v.id, v.search_tsv AS tsv, q.query, ts_rank(v.search_tsv, q.query) AS score
+                 FROM kwq q CROSS JOIN gene_versions v JOIN genes g ON g.id = v.gene_id
                  WHERE {where} AND q.query IS NOT NULL AND v.search_tsv @@ q.query
                  ORDER BY score DESC, v.id LIMIT {limit}) kw)""")
         if signal_text:
+            queries.append(f"sigq AS MATERIALIZED ({_rare_terms('simple', 'signal_term_stats', 'sigq')})")
             parts.append(f"""
               (SELECT 'signals' AS stage, id, rank() OVER (ORDER BY score DESC) AS r, score,
                       0::real AS headline FROM (
                  SELECT v.id, ts_rank(v.signals_tsv, q.query) AS score
-                 FROM gene_versions v JOIN genes g ON g.id = v.gene_id,
-                      (SELECT {_rare_terms("simple", "signal_term_stats", "sigq")} AS query) q
+                 FROM sigq q CROSS JOIN gene_versions v JOIN genes g ON g.id = v.gene_id
                  WHERE {where} AND q.query IS NOT NULL AND v.signals_tsv @@ q.query
                  ORDER BY score DESC, v.id LIMIT {limit}) sig)""")
         found = Lexical()
@@ -238,7 +242,8 @@ class SearchRepository:
             "sigq": signal_text,
             "budget": POSTING_BUDGET,
         }
-        for row in await self._rows(" UNION ALL ".join(parts), params):
+        sql = f"WITH {', '.join(queries)}\n" + " UNION ALL ".join(parts)
+        for row in await self._rows(sql, params):
             version_id = int(row["id"])
             if row["stage"] == "keyword":
                 found.keyword[version_id] = int(row["r"])

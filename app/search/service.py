@@ -99,9 +99,23 @@ class Scored:
     features: dict[str, float]
     lead: float
     answerable: float
-    stages: dict[str, int]
     quality: float
-    freshness: float
+    # What only an explanation shows, derived when one is asked for: the keyword and signal stages'
+    # ranks, and the time the search was ranked at (freshness).
+    keyword_rank: int | None
+    signal_rank: int | None
+    ranked_at: datetime
+    half_life_days: float
+
+    @property
+    def stages(self) -> dict[str, int]:
+        ranks = {"vector": self.row["vector_rank"], "keyword": self.keyword_rank, "signals": self.signal_rank}
+        return {stage: int(rank) for stage, rank in ranks.items() if rank is not None}
+
+    @property
+    def freshness(self) -> float:
+        age_days = max(0.0, (self.ranked_at - self.row["valid_from"]).total_seconds() / 86400)
+        return math.exp(-math.log(2) * age_days / self.half_life_days)
 
     def explanation(self, model: FusionModel) -> Explanation:
         return Explanation(
@@ -358,20 +372,15 @@ class SearchService:
                 probabilities[version_id] = answerable * model.given_answerable(base, lead)
         now = datetime.now(UTC)
         half_life = settings.search_freshness_half_life_days
+        min_quality = request.min_quality
         scored = []
         for row in rows:
             version_id = int(row["id"])
             described = features[version_id]
             quality = described["quality"] + baseline
-            if request.min_quality is not None and quality < request.min_quality:
+            if min_quality is not None and quality < min_quality:
                 continue
             score = probabilities[version_id]
-            ranks = {
-                "vector": row["vector_rank"],
-                "keyword": found.keyword.get(version_id),
-                "signals": signal_rank.get(version_id),
-            }
-            age_days = max(0.0, (now - row["valid_from"]).total_seconds() / 86400)
             scored.append(
                 Scored(
                     row=row,
@@ -382,9 +391,11 @@ class SearchService:
                     features=described,
                     lead=leads[version_id],
                     answerable=answerable,
-                    stages={stage: int(rank) for stage, rank in ranks.items() if rank is not None},
                     quality=quality,
-                    freshness=math.exp(-math.log(2) * age_days / half_life),
+                    keyword_rank=found.keyword.get(version_id),
+                    signal_rank=signal_rank.get(version_id),
+                    ranked_at=now,
+                    half_life_days=half_life,
                 )
             )
         scored.sort(
