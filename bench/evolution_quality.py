@@ -399,6 +399,7 @@ class Report:
     runs: int
     genes: int
     served: int
+    wrong: int  # served guards whose mode is not of their Gene's task (off-topic ones included)
     precision: float
     recall: float
     duplicates: float
@@ -408,7 +409,7 @@ class Report:
 
 
 async def measure(
-    sessionmaker: Any, world: World, runs: int, adversaries: set[Any]
+    sessionmaker: Any, world: World, runs: int, adversaries: set[Any], show: bool = False
 ) -> tuple[Report, dict[str, list[str]]]:
     async with sessionmaker() as session:
         genes = (await session.scalars(select(Gene))).all()
@@ -446,6 +447,14 @@ async def measure(
         unknown += modes.count("unknown")
         counts = Counter(m for m in modes if m not in ("unknown", "verifier"))
         duplicates += sum(c - 1 for c in counts.values() if c > 1)
+        if show and (any(m not in right for m in modes) or any(c > 1 for c in counts.values())):
+            # Where the wrong and duplicate guards are: the Gene, its runs' tasks, each guard's mode.
+            tasks = ", ".join(f"{t} {work_of[t]} x{n}" for t, n in by_gene[gene_id].most_common(4))
+            founder = " (an adversary founded it)" if gene_id in owned else ""
+            print(f"    {gene_id}{founder}: runs of {tasks}")
+            for text, mode in zip(avoid, modes, strict=True):
+                flag = "WRONG" if mode not in right else "dup" if counts.get(mode, 0) > 1 else "ok"
+                print(f"      {flag:<5} [{mode}] {text[:110]}")
     wanted = found = 0
     for (task_id, mode), count in world.seen.items():
         if count < 3:
@@ -458,6 +467,7 @@ async def measure(
         runs=runs,
         genes=len(docs),
         served=served,
+        wrong=served - correct,
         precision=correct / served if served else 1.0,
         recall=found / wanted if wanted else 1.0,
         duplicates=duplicates / len(docs) if docs else 0.0,
@@ -512,16 +522,22 @@ async def replay(url: str, args: argparse.Namespace, *, use_model: bool) -> list
             )
             await worker.run(drain=True)
             adversaries = {p.key_id for p in keys["adversary"]}
+            last = batch_start + args.report_every >= args.runs
             report, docs = await measure(
-                sessionmaker, world, min(args.runs, batch_start + args.report_every), adversaries
+                sessionmaker,
+                world,
+                min(args.runs, batch_start + args.report_every),
+                adversaries,
+                show=args.show_wrong and last,
             )
             reports.append(report)
             rule = "model " if use_model else "cosine"
             print(
                 f"  {rule} after {report.runs:>5} runs: {report.genes:>3} Genes for {args.tasks} tasks, "
-                f"{report.served:>3} guards served, precision {report.precision:.3f}, recall "
-                f"{report.recall:.3f}, duplicates/Gene {report.duplicates:.2f}, off-topic served "
-                f"{report.off_topic} ({report.off_topic_owned} on Genes adversaries founded) "
+                f"{report.served:>3} guards served ({report.wrong} wrong), precision "
+                f"{report.precision:.3f}, recall {report.recall:.3f}, duplicates/Gene "
+                f"{report.duplicates:.2f}, off-topic served {report.off_topic} "
+                f"({report.off_topic_owned} on Genes adversaries founded) "
                 f"({time.monotonic() - started:.0f} s)",
                 flush=True,
             )
@@ -552,6 +568,11 @@ def main() -> None:
     parser.add_argument(
         "--rule", choices=["both", "model", "cosine"], default="both", help="which merge rule(s) to replay"
     )
+    parser.add_argument(
+        "--show-wrong",
+        action="store_true",
+        help="at the end, list each Gene serving a wrong or duplicate guard, with its runs' tasks",
+    )
     args = parser.parse_args()
     print(
         f"replay: {args.runs} runs over {args.tasks} tasks, seed {args.seed}, "
@@ -575,6 +596,7 @@ def main() -> None:
         ("  of which on adversary-founded Genes", model.off_topic_owned, cosine.off_topic_owned, ""),
         ("Genes founded", model.genes, cosine.genes, f"{args.tasks} tasks"),
         ("guards served", model.served, cosine.served, ""),
+        ("  of which wrong", model.wrong, cosine.wrong, ""),
     ):
         print(f"{name:<34} {a:>8.3f} {b:>12.3f}   {target}")
 
