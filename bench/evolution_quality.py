@@ -55,6 +55,7 @@ from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService, load_embedder
+from app.evolution.destination import ROUTE_THRESHOLD
 from app.evolution.extraction import extract_guards
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker
@@ -413,7 +414,19 @@ async def measure(
 ) -> tuple[Report, dict[str, list[str]]]:
     async with sessionmaker() as session:
         genes = (await session.scalars(select(Gene))).all()
-        owned = {gene.id for gene in genes if gene.owner_key_id in adversaries}
+        # Founded by an adversary's run: it owns the Gene, or (founded on several owners' runs, the
+        # registry owning it) confirmed a producer's held run.
+        owned = set(
+            (
+                await session.scalars(
+                    select(Trajectory.result_gene_id).where(
+                        Trajectory.submitted_by.in_(adversaries),
+                        Trajectory.state_reason.startswith("founded candidate Gene"),
+                    )
+                )
+            ).all()
+        )
+        owned |= {gene.id for gene in genes if gene.owner_key_id in adversaries}
         docs: dict[str, list[str]] = {}
         for gene in genes:
             version = await session.scalar(
@@ -428,6 +441,22 @@ async def measure(
                 )
             )
         ).all()
+    firsts: dict[tuple[str, str], tuple[str, float]] = {}
+    if show:
+        async with sessionmaker() as session:
+            for gene_id, task_id, reason, similarity in (
+                await session.execute(
+                    select(
+                        Trajectory.result_gene_id,
+                        Trajectory.task_id,
+                        Trajectory.state_reason,
+                        Trajectory.route_similarity,
+                    )
+                    .where(Trajectory.result_gene_id.isnot(None))
+                    .order_by(Trajectory.received_at)
+                )
+            ).all():
+                firsts.setdefault((gene_id, task_id), (reason or "", similarity or 0.0))
     by_gene: dict[str, Counter[str]] = defaultdict(Counter)
     by_task: dict[str, Counter[str]] = defaultdict(Counter)
     for task_id, gene_id in rows:
@@ -452,6 +481,10 @@ async def measure(
             tasks = ", ".join(f"{t} {work_of[t]} x{n}" for t, n in by_gene[gene_id].most_common(4))
             founder = " (an adversary founded it)" if gene_id in owned else ""
             print(f"    {gene_id}{founder}: runs of {tasks}")
+            for task, _ in by_gene[gene_id].most_common(3):
+                # How the first run of each task came to this Gene.
+                first = firsts[(gene_id, task)]
+                print(f"      first {task}: {first[1]:.2f} {first[0][:140]}")
             for text, mode in zip(avoid, modes, strict=True):
                 flag = "WRONG" if mode not in right else "dup" if counts.get(mode, 0) > 1 else "ok"
                 print(f"      {flag:<5} [{mode}] {text[:110]}")
@@ -498,6 +531,7 @@ async def replay(url: str, args: argparse.Namespace, *, use_model: bool) -> list
         guard_quorum=2,
         matcher="default" if use_model else None,
         found_min_runs=args.found_min_runs,
+        route_threshold=args.route_threshold,
     )
     world = build_world(args.tasks)
     rng = random.Random(args.seed)
@@ -569,6 +603,12 @@ def main() -> None:
         "--rule", choices=["both", "model", "cosine"], default="both", help="which merge rule(s) to replay"
     )
     parser.add_argument(
+        "--route-threshold",
+        type=float,
+        default=ROUTE_THRESHOLD,
+        help="routing similarity at which a run of a task no Gene met merges (app/evolution/destination.py)",
+    )
+    parser.add_argument(
         "--show-wrong",
         action="store_true",
         help="at the end, list each Gene serving a wrong or duplicate guard, with its runs' tasks",
@@ -576,7 +616,7 @@ def main() -> None:
     args = parser.parse_args()
     print(
         f"replay: {args.runs} runs over {args.tasks} tasks, seed {args.seed}, "
-        f"found_min_runs {args.found_min_runs}"
+        f"found_min_runs {args.found_min_runs}, route threshold {args.route_threshold}"
     )
     results = {}
     for use_model in (True, False):

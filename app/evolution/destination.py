@@ -15,7 +15,7 @@ SAME_TASK) takes the run as long as the run still resembles it as much as a run 
 seen yet, which drags the routing cosine down although the work is the same. Otherwise the best Gene
 at routing similarity at least ROUTE_THRESHOLD wins; below it, a passed run founds a new candidate
 Gene and a failed one is rejected. Founding that waits for a second run (`GENEBANK_FOUND_MIN_RUNS`)
-pairs held runs by the same rule (`same_work`).
+pairs held runs of the same task only (`confirms`).
 
 Routing similarity alone cannot tell another kind of work for the same service apart from the same
 work: "Fix the flaky async tests of the billing API" and "Make the test suite of the billing API pass
@@ -85,7 +85,7 @@ def choose(
     return best
 
 
-def same_work(
+def confirms(
     similarity: float,
     task_similarity: float | None,
     *,
@@ -93,13 +93,17 @@ def same_work(
     same_task: float = SAME_TASK,
     target_floor: float = TARGET_FLOOR,
 ) -> bool:
-    """Whether two runs would route together (`choose`'s rule for a pair): the routing cosine of one
-    to the other, and the cosine of their task descriptions."""
-    candidate = RouteCandidate("", similarity, task_similarity)
-    chosen = choose(
-        [candidate], route_threshold=route_threshold, same_task=same_task, target_floor=target_floor
-    )
-    return chosen is not None
+    """Whether a held run is a second run of what a founding run is about (GENEBANK_FOUND_MIN_RUNS):
+    a run of the same task (task descriptions at least same_task alike) that resembles it as much as
+    a run naming its Gene must (routing cosine at least target_floor). Routing cosine alone does not
+    pair two runs: two runs' routing texts share their error signals word for word, so they score
+    higher against each other than a run against a Gene's distilled text, and in the replay runs of
+    another kind of work for the same service reached 0.78 against each other (0.50-0.72 against
+    each other's Genes). A Gene founded on such a pair got both tasks as task keys and drew every
+    later run of both. Only without a task description on either side does route_threshold decide."""
+    if task_similarity is None:
+        return similarity >= route_threshold
+    return task_similarity >= same_task and similarity >= target_floor
 
 
 def routing_text(description: str, signals: Sequence[str]) -> str:

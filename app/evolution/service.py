@@ -31,8 +31,8 @@ from app.evolution.destination import (
     TARGET_FLOOR,
     RouteCandidate,
     choose,
+    confirms,
     routing_text,
-    same_work,
 )
 from app.evolution.distill import NothingToDistil, founding_document, gene_id_for
 from app.evolution.events import guard_changes, worker_actor
@@ -61,6 +61,7 @@ from app.genes.versions import VersionReason, VersionSource, VersionWriter, guar
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument, guards_of, to_gep, with_guards
 from app.models import (
+    SYSTEM_KEY_ID,
     EventKind,
     EvidenceRole,
     Gene,
@@ -76,8 +77,6 @@ DEFAULT_MAX_ATTEMPTS = 5
 # The reason of a passed run held back until another independent run confirms it (found_min_runs);
 # the next such run finds it by this prefix.
 WAITING_TO_FOUND = "founding waits for a second independent run"
-# The owner of a Gene founded on several owners' runs, as guard backing sees it: nobody's key.
-_NO_OWNER = uuid.UUID(int=0)
 # How far back, and how many, held runs a founding run looks at.
 _WAITING_DAYS = 30
 _WAITING_LIMIT = 50
@@ -387,9 +386,9 @@ class EvolutionService:
     async def _waiting_partners(
         self, session: AsyncSession, job: _Job, embeddings: EmbeddingService
     ) -> list[Trajectory]:
-        """Held passed runs of the same task family that this one would be routed with (routing's
-        rule, destination.same_work: the same task, or a routing cosine at least the route threshold).
-        Runs are independent when their keys' owners differ (`_owners`)."""
+        """Held passed runs of the same task family that are runs of this one's task (destination.
+        confirms: task descriptions alike, routing cosine at least the target floor). Runs are
+        independent when their keys' owners differ (`_owners`)."""
         trajectory = job.trajectory
         held = await TrajectoryRepository(session).waiting_to_found(
             trajectory.task_family,
@@ -417,7 +416,7 @@ class EvolutionService:
                 if task_vector is not None and job.task_vector is not None
                 else None
             )
-            if same_work(
+            if confirms(
                 float(vector @ job.route_vector),
                 task_similarity,
                 route_threshold=self.route_threshold,
@@ -580,10 +579,14 @@ class EvolutionService:
         )
         now = await genes.clock()
         # The founder owns the new Gene: its guards are served as the owner's. Founded on runs of
-        # several owners (GENEBANK_FOUND_MIN_RUNS > 1), the Gene is theirs in common: the founding
-        # run's guards are proposed, served once the guard quorum backs them like any other guard,
-        # so the run that happened to confirm (an adversary's, say) cannot serve its own advice.
-        backing = self._backing(job, _NO_OWNER if partners else trajectory.submitted_by)
+        # several owners (GENEBANK_FOUND_MIN_RUNS > 1), the Gene is theirs in common and no key's:
+        # the registry's own key owns it, as it owns the Genes mirrored from another registry, so
+        # every run's guards, the founding run's and any later run's of whichever key, are proposed
+        # and served once the guard quorum backs them, and grounded on their run's failures like any
+        # other key's. The run that happened to confirm (an adversary's, say) gains no owner's word
+        # for its later runs; an admin may hand the Gene to a key (POST /v1/genes/{id}/owner).
+        owner = SYSTEM_KEY_ID if partners else trajectory.submitted_by
+        backing = self._backing(job, owner)
         plan = plan_merge(
             [],
             list(zip(job.guards, job.vectors, strict=True)),
@@ -617,8 +620,9 @@ class EvolutionService:
                 "current_version": 0,
                 "current_asset_id": asset_id,
                 "producer_model": trajectory.producer_model,
-                # The key that sent the founding run owns the Gene, as if it had published it.
-                "owner_key_id": trajectory.submitted_by,
+                # The key that sent the founding run owns the Gene, as if it had published it; a
+                # Gene founded on several owners' runs is the registry's (above).
+                "owner_key_id": owner,
             }
         )
         if not created:

@@ -18,7 +18,7 @@ from app.evolution.destination import (
     TARGET_FLOOR,
     RouteCandidate,
     choose,
-    same_work,
+    confirms,
 )
 from app.evolution.repository import EvolutionRepository
 from app.evolution.service import WAITING_TO_FOUND, EvolutionService, JobResult
@@ -118,10 +118,11 @@ def test_the_gene_that_met_the_task_wins_above_the_floor_else_the_best_above_the
     closer = RouteCandidate("closer task", similarity=0.4, task_similarity=0.99)
     assert choose([near_task, closer]) == closer
     assert choose([]) is None
-    # Two held runs pair by the same rule.
-    assert same_work(0.4, SAME_TASK)
-    assert not same_work(0.76, SAME_TASK - 0.01)
-    assert same_work(ROUTE_THRESHOLD, None)
+    # A held run confirms a founding run of its own task only: routing cosine alone pairs no runs.
+    assert confirms(0.4, SAME_TASK)
+    assert not confirms(TARGET_FLOOR - 0.01, 1.0)
+    assert not confirms(0.9, SAME_TASK - 0.01)
+    assert confirms(ROUTE_THRESHOLD, None)
 
 
 async def test_the_routing_query_gives_each_gene_its_task_similarity(
