@@ -31,6 +31,10 @@ Gene, no off-topic guard served.
 
     python bench/evolution_quality.py [--runs 2000] [--report-every 500] [--tasks 50] [--seed 7]
                                       [--found-min-runs 2] [--rule both|model|cosine]
+                                      [--route-threshold 0.78] [--show-wrong]
+
+`--show-wrong` lists, at the end, each Gene serving a wrong or duplicate guard: the tasks of its runs,
+how the first run of each task reached it, and each guard with its mode.
 """
 
 from __future__ import annotations
@@ -405,7 +409,7 @@ class Report:
     recall: float
     duplicates: float
     off_topic: int
-    off_topic_owned: int  # of which on a Gene an adversary founded (and so owns)
+    off_topic_owned: int  # of which on a Gene an adversary's run founded
     unknown: int
 
 
