@@ -31,6 +31,10 @@ Gene, no off-topic guard served.
 
     python bench/evolution_quality.py [--runs 2000] [--report-every 500] [--tasks 50] [--seed 7]
                                       [--found-min-runs 2] [--rule both|model|cosine]
+                                      [--route-threshold 0.78] [--show-wrong]
+
+`--show-wrong` lists, at the end, each Gene serving a wrong or duplicate guard: the tasks of its runs,
+how the first run of each task reached it, and each guard with its mode.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ from app.auth.service import key_service
 from app.config import Settings
 from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService, load_embedder
+from app.evolution.destination import ROUTE_THRESHOLD
 from app.evolution.extraction import extract_guards
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker
@@ -399,20 +404,33 @@ class Report:
     runs: int
     genes: int
     served: int
+    wrong: int  # served guards whose mode is not of their Gene's task (off-topic ones included)
     precision: float
     recall: float
     duplicates: float
     off_topic: int
-    off_topic_owned: int  # of which on a Gene an adversary founded (and so owns)
+    off_topic_owned: int  # of which on a Gene an adversary's run founded
     unknown: int
 
 
 async def measure(
-    sessionmaker: Any, world: World, runs: int, adversaries: set[Any]
+    sessionmaker: Any, world: World, runs: int, adversaries: set[Any], show: bool = False
 ) -> tuple[Report, dict[str, list[str]]]:
     async with sessionmaker() as session:
         genes = (await session.scalars(select(Gene))).all()
-        owned = {gene.id for gene in genes if gene.owner_key_id in adversaries}
+        # Founded by an adversary's run: it owns the Gene, or (founded on several owners' runs, the
+        # registry owning it) confirmed a producer's held run.
+        owned = set(
+            (
+                await session.scalars(
+                    select(Trajectory.result_gene_id).where(
+                        Trajectory.submitted_by.in_(adversaries),
+                        Trajectory.state_reason.startswith("founded candidate Gene"),
+                    )
+                )
+            ).all()
+        )
+        owned |= {gene.id for gene in genes if gene.owner_key_id in adversaries}
         docs: dict[str, list[str]] = {}
         for gene in genes:
             version = await session.scalar(
@@ -427,6 +445,22 @@ async def measure(
                 )
             )
         ).all()
+    firsts: dict[tuple[str, str], tuple[str, float]] = {}
+    if show:
+        async with sessionmaker() as session:
+            for gene_id, task_id, reason, similarity in (
+                await session.execute(
+                    select(
+                        Trajectory.result_gene_id,
+                        Trajectory.task_id,
+                        Trajectory.state_reason,
+                        Trajectory.route_similarity,
+                    )
+                    .where(Trajectory.result_gene_id.isnot(None))
+                    .order_by(Trajectory.received_at)
+                )
+            ).all():
+                firsts.setdefault((gene_id, task_id), (reason or "", similarity or 0.0))
     by_gene: dict[str, Counter[str]] = defaultdict(Counter)
     by_task: dict[str, Counter[str]] = defaultdict(Counter)
     for task_id, gene_id in rows:
@@ -446,6 +480,18 @@ async def measure(
         unknown += modes.count("unknown")
         counts = Counter(m for m in modes if m not in ("unknown", "verifier"))
         duplicates += sum(c - 1 for c in counts.values() if c > 1)
+        if show and (any(m not in right for m in modes) or any(c > 1 for c in counts.values())):
+            # Where the wrong and duplicate guards are: the Gene, its runs' tasks, each guard's mode.
+            tasks = ", ".join(f"{t} {work_of[t]} x{n}" for t, n in by_gene[gene_id].most_common(4))
+            founder = " (an adversary founded it)" if gene_id in owned else ""
+            print(f"    {gene_id}{founder}: runs of {tasks}")
+            for task, _ in by_gene[gene_id].most_common(3):
+                # How the first run of each task came to this Gene.
+                first = firsts[(gene_id, task)]
+                print(f"      first {task}: {first[1]:.2f} {first[0][:140]}")
+            for text, mode in zip(avoid, modes, strict=True):
+                flag = "WRONG" if mode not in right else "dup" if counts.get(mode, 0) > 1 else "ok"
+                print(f"      {flag:<5} [{mode}] {text[:110]}")
     wanted = found = 0
     for (task_id, mode), count in world.seen.items():
         if count < 3:
@@ -458,6 +504,7 @@ async def measure(
         runs=runs,
         genes=len(docs),
         served=served,
+        wrong=served - correct,
         precision=correct / served if served else 1.0,
         recall=found / wanted if wanted else 1.0,
         duplicates=duplicates / len(docs) if docs else 0.0,
@@ -488,6 +535,7 @@ async def replay(url: str, args: argparse.Namespace, *, use_model: bool) -> list
         guard_quorum=2,
         matcher="default" if use_model else None,
         found_min_runs=args.found_min_runs,
+        route_threshold=args.route_threshold,
     )
     world = build_world(args.tasks)
     rng = random.Random(args.seed)
@@ -512,16 +560,22 @@ async def replay(url: str, args: argparse.Namespace, *, use_model: bool) -> list
             )
             await worker.run(drain=True)
             adversaries = {p.key_id for p in keys["adversary"]}
+            last = batch_start + args.report_every >= args.runs
             report, docs = await measure(
-                sessionmaker, world, min(args.runs, batch_start + args.report_every), adversaries
+                sessionmaker,
+                world,
+                min(args.runs, batch_start + args.report_every),
+                adversaries,
+                show=args.show_wrong and last,
             )
             reports.append(report)
             rule = "model " if use_model else "cosine"
             print(
                 f"  {rule} after {report.runs:>5} runs: {report.genes:>3} Genes for {args.tasks} tasks, "
-                f"{report.served:>3} guards served, precision {report.precision:.3f}, recall "
-                f"{report.recall:.3f}, duplicates/Gene {report.duplicates:.2f}, off-topic served "
-                f"{report.off_topic} ({report.off_topic_owned} on Genes adversaries founded) "
+                f"{report.served:>3} guards served ({report.wrong} wrong), precision "
+                f"{report.precision:.3f}, recall {report.recall:.3f}, duplicates/Gene "
+                f"{report.duplicates:.2f}, off-topic served {report.off_topic} "
+                f"({report.off_topic_owned} on Genes adversaries founded) "
                 f"({time.monotonic() - started:.0f} s)",
                 flush=True,
             )
@@ -552,10 +606,21 @@ def main() -> None:
     parser.add_argument(
         "--rule", choices=["both", "model", "cosine"], default="both", help="which merge rule(s) to replay"
     )
+    parser.add_argument(
+        "--route-threshold",
+        type=float,
+        default=ROUTE_THRESHOLD,
+        help="routing similarity at which a run of a task no Gene met merges (app/evolution/destination.py)",
+    )
+    parser.add_argument(
+        "--show-wrong",
+        action="store_true",
+        help="at the end, list each Gene serving a wrong or duplicate guard, with its runs' tasks",
+    )
     args = parser.parse_args()
     print(
         f"replay: {args.runs} runs over {args.tasks} tasks, seed {args.seed}, "
-        f"found_min_runs {args.found_min_runs}"
+        f"found_min_runs {args.found_min_runs}, route threshold {args.route_threshold}"
     )
     results = {}
     for use_model in (True, False):
@@ -575,6 +640,7 @@ def main() -> None:
         ("  of which on adversary-founded Genes", model.off_topic_owned, cosine.off_topic_owned, ""),
         ("Genes founded", model.genes, cosine.genes, f"{args.tasks} tasks"),
         ("guards served", model.served, cosine.served, ""),
+        ("  of which wrong", model.wrong, cosine.wrong, ""),
     ):
         print(f"{name:<34} {a:>8.3f} {b:>12.3f}   {target}")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -34,6 +33,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
+from app.evolution.destination import RouteCandidate
 from app.models import (
     PROVENANCE_COLUMNS,
     ApiKey,
@@ -41,6 +41,7 @@ from app.models import (
     EvolutionEvent,
     Gene,
     GeneStatus,
+    GeneTaskKey,
     GeneVersion,
     Guard,
     guard_backers,
@@ -63,12 +64,6 @@ _GUARD_ENTRIES = (
 _LEGACY_GUARDS = """'$.avoid[*] ? (@.type() == "string")'::jsonpath"""
 
 
-@dataclass(frozen=True)
-class RouteCandidate:
-    gene_id: str
-    similarity: float
-
-
 class EvolutionRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -82,13 +77,20 @@ class EvolutionRepository:
         )
 
     async def route(
-        self, vector: np.ndarray, task_family: str | None, limit: int = 3
+        self,
+        vector: np.ndarray,
+        task_family: str | None,
+        task_vector: np.ndarray | None = None,
+        limit: int = 10,
     ) -> list[RouteCandidate]:
-        """Current versions nearest to `vector` (cosine), among live Genes of the task family."""
+        """Current versions nearest to `vector` (cosine), among live Genes of the task family, each
+        with its task similarity: the best cosine of `task_vector` (the run's task description) to
+        the Gene's task keys (gene_task_keys), None without a task vector or keys. One statement:
+        the nearest versions over the HNSW index, then the keys of those Genes only."""
         # Iterative scans keep the HNSW index useful when the family and status filters drop rows.
         await self.session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
         distance = GeneVersion.embedding.cosine_distance(vector.tolist())
-        stmt = (
+        nearest = (
             select(GeneVersion.gene_id, (1 - distance).label("similarity"))
             .join(Gene, Gene.id == GeneVersion.gene_id)
             .where(
@@ -100,10 +102,29 @@ class EvolutionRepository:
             .limit(limit)
         )
         if task_family is not None:
-            stmt = stmt.where((Gene.task_family == task_family) | Gene.task_family.is_(None))
-        rows = (await self.session.execute(stmt)).all()
+            nearest = nearest.where((Gene.task_family == task_family) | Gene.task_family.is_(None))
+        near = nearest.subquery("near")
+        task_similarity: Any = literal_column("NULL")
+        if task_vector is not None:
+            task_similarity = (
+                select(func.max(1 - GeneTaskKey.embedding.cosine_distance(task_vector.tolist())))
+                .where(GeneTaskKey.gene_id == near.c.gene_id)
+                .scalar_subquery()
+            )
+        rows = (
+            await self.session.execute(
+                select(near.c.gene_id, near.c.similarity, task_similarity.label("task_similarity"))
+            )
+        ).all()
         # relaxed_order may return near-ties slightly out of order.
-        candidates = [RouteCandidate(row.gene_id, float(row.similarity)) for row in rows]
+        candidates = [
+            RouteCandidate(
+                row.gene_id,
+                float(row.similarity),
+                None if row.task_similarity is None else float(row.task_similarity),
+            )
+            for row in rows
+        ]
         return sorted(candidates, key=lambda c: -c.similarity)
 
     async def current_version(

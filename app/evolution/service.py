@@ -25,7 +25,15 @@ from app.config import Settings
 from app.embeddings import EmbeddingService
 from app.embeddings.service import KnownEmbeddings
 from app.errors import Conflict, Forbidden, NotFound
-from app.evolution.destination import ROUTE_THRESHOLD, TARGET_FLOOR, routing_text
+from app.evolution.destination import (
+    ROUTE_THRESHOLD,
+    SAME_TASK,
+    TARGET_FLOOR,
+    RouteCandidate,
+    choose,
+    confirms,
+    routing_text,
+)
 from app.evolution.distill import NothingToDistil, founding_document, gene_id_for
 from app.evolution.events import guard_changes, worker_actor
 from app.evolution.extraction import (
@@ -46,13 +54,14 @@ from app.evolution.merge import (
     plan_merge,
     plan_review,
 )
-from app.evolution.repository import EvolutionRepository, RouteCandidate
+from app.evolution.repository import EvolutionRepository
 from app.genes.indexing import embedding_text
 from app.genes.repository import GeneRepository
 from app.genes.versions import VersionReason, VersionSource, VersionWriter, guard_change_reason
 from app.gep.canonical import compute_asset_id
 from app.gep.document import GeneDocument, guards_of, to_gep, with_guards
 from app.models import (
+    SYSTEM_KEY_ID,
     EventKind,
     EvidenceRole,
     Gene,
@@ -68,8 +77,6 @@ DEFAULT_MAX_ATTEMPTS = 5
 # The reason of a passed run held back until another independent run confirms it (found_min_runs);
 # the next such run finds it by this prefix.
 WAITING_TO_FOUND = "founding waits for a second independent run"
-# The owner of a Gene founded on several owners' runs, as guard backing sees it: nobody's key.
-_NO_OWNER = uuid.UUID(int=0)
 # How far back, and how many, held runs a founding run looks at.
 _WAITING_DAYS = 30
 _WAITING_LIMIT = 50
@@ -162,6 +169,8 @@ class _Job:
     # Per producer guard: its best cosine to one of the run's failed steps (None: no failed step).
     # The run's task and the errors it met, embedded like a Gene: for routing and the resemblance check.
     route_vector: Vector
+    # The run's task description alone (None without one): compared with the Genes' task keys.
+    task_vector: Vector | None = None
     grounding: list[float | None] = field(default_factory=list)
     # Per guard: the failure keys of the failed steps it came from (extraction.py, rule 7).
     failure_keys: list[set[str]] = field(default_factory=list)
@@ -170,6 +179,7 @@ class _Job:
     route: RouteCandidate | None = None
     best_similarity: float | None = None
     best_gene_id: str | None = None
+    best_task_similarity: float | None = None
     # The named Gene's current version and the clock, read (under its lock) with the resemblance.
     current: tuple[GeneVersion, datetime] | None = None
     # The evolution event of the merge, written by the statement that finishes the trajectory.
@@ -209,6 +219,7 @@ class EvolutionService:
         guard_threshold: float = GUARD_MERGE_THRESHOLD,
         route_threshold: float = ROUTE_THRESHOLD,
         target_floor: float = TARGET_FLOOR,
+        same_task: float = SAME_TASK,
         guard_quorum: int = 2,
         matcher: GuardMatcher | Literal["default"] | None = "default",
         found_min_runs: int = 1,
@@ -221,6 +232,7 @@ class EvolutionService:
         self.found_min_runs = found_min_runs
         self.route_threshold = route_threshold
         self.target_floor = target_floor
+        self.same_task = same_task
         self.guard_quorum = guard_quorum
 
     @classmethod
@@ -305,6 +317,7 @@ class EvolutionService:
             guard_vectors,
             extracted,
             vectors[len(guards)],
+            vectors[-1] if task else None,
             grounding,
             failure_keys=keys,
             known=known,
@@ -373,8 +386,9 @@ class EvolutionService:
     async def _waiting_partners(
         self, session: AsyncSession, job: _Job, embeddings: EmbeddingService
     ) -> list[Trajectory]:
-        """Held passed runs of the same task family that resemble this one (routing cosine at least
-        the route threshold). Runs are independent when their keys' owners differ (`_owners`)."""
+        """Held passed runs of the same task family that are runs of this one's task (destination.
+        confirms: task descriptions alike, routing cosine at least the target floor). Runs are
+        independent when their keys' owners differ (`_owners`)."""
         trajectory = job.trajectory
         held = await TrajectoryRepository(session).waiting_to_found(
             trajectory.task_family,
@@ -385,14 +399,32 @@ class EvolutionService:
         )
         if not held:
             return []
+        tasks = [(t.task_description or "").strip() for t in held]
         vectors = await embed_all(
-            embeddings, [routing_text(t.task_description, self._signals(t)) for t in held]
+            embeddings,
+            [
+                *(routing_text(t.task_description, self._signals(t)) for t in held),
+                *(task for task in tasks if task),
+            ],
         )
-        return [
-            t
-            for vector, t in zip(vectors, held, strict=True)
-            if float(vector @ job.route_vector) >= self.route_threshold
-        ]
+        task_vectors = iter(vectors[len(held) :])
+        partners = []
+        for vector, task, t in zip(vectors[: len(held)], tasks, held, strict=True):
+            task_vector = next(task_vectors) if task else None
+            task_similarity = (
+                float(task_vector @ job.task_vector)
+                if task_vector is not None and job.task_vector is not None
+                else None
+            )
+            if confirms(
+                float(vector @ job.route_vector),
+                task_similarity,
+                route_threshold=self.route_threshold,
+                same_task=self.same_task,
+                target_floor=self.target_floor,
+            ):
+                partners.append(t)
+        return partners
 
     async def _check_resemblance(self, evolution: EvolutionRepository, job: _Job, gene: Gene) -> None:
         """A run that names its Gene must be about what the Gene is about (task and errors). The
@@ -429,15 +461,23 @@ class EvolutionService:
         return list(dict.fromkeys([*draft_signals, *signals_of(trajectory.steps, trajectory.verifier)]))
 
     async def _route(self, evolution: EvolutionRepository, job: _Job) -> str | None:
-        candidates = await evolution.route(job.route_vector, job.trajectory.task_family)
+        candidates = await evolution.route(job.route_vector, job.trajectory.task_family, job.task_vector)
         if not candidates:
             return None
-        best = candidates[0]
-        job.best_similarity, job.best_gene_id = best.similarity, best.gene_id
-        if best.similarity < self.route_threshold:
+        chosen = choose(
+            candidates,
+            route_threshold=self.route_threshold,
+            same_task=self.same_task,
+            target_floor=self.target_floor,
+        )
+        # What the trajectory reports as where the worker looked: the Gene it went to, else the closest.
+        looked = chosen or candidates[0]
+        job.best_similarity, job.best_gene_id = looked.similarity, looked.gene_id
+        job.best_task_similarity = looked.task_similarity
+        if chosen is None:
             return None
-        job.route = best
-        return best.gene_id
+        job.route = chosen
+        return chosen.gene_id
 
     async def _guard_state(
         self,
@@ -539,10 +579,14 @@ class EvolutionService:
         )
         now = await genes.clock()
         # The founder owns the new Gene: its guards are served as the owner's. Founded on runs of
-        # several owners (GENEBANK_FOUND_MIN_RUNS > 1), the Gene is theirs in common: the founding
-        # run's guards are proposed, served once the guard quorum backs them like any other guard,
-        # so the run that happened to confirm (an adversary's, say) cannot serve its own advice.
-        backing = self._backing(job, _NO_OWNER if partners else trajectory.submitted_by)
+        # several owners (GENEBANK_FOUND_MIN_RUNS > 1), the Gene is theirs in common and no key's:
+        # the registry's own key owns it, as it owns the Genes mirrored from another registry, so
+        # every run's guards, the founding run's and any later run's of whichever key, are proposed
+        # and served once the guard quorum backs them, and grounded on their run's failures like any
+        # other key's. The run that happened to confirm (an adversary's, say) gains no owner's word
+        # for its later runs; an admin may hand the Gene to a key (POST /v1/genes/{id}/owner).
+        owner = SYSTEM_KEY_ID if partners else trajectory.submitted_by
+        backing = self._backing(job, owner)
         plan = plan_merge(
             [],
             list(zip(job.guards, job.vectors, strict=True)),
@@ -576,8 +620,9 @@ class EvolutionService:
                 "current_version": 0,
                 "current_asset_id": asset_id,
                 "producer_model": trajectory.producer_model,
-                # The key that sent the founding run owns the Gene, as if it had published it.
-                "owner_key_id": trajectory.submitted_by,
+                # The key that sent the founding run owns the Gene, as if it had published it; a
+                # Gene founded on several owners' runs is the registry's (above).
+                "owner_key_id": owner,
             }
         )
         if not created:
@@ -820,7 +865,10 @@ class EvolutionService:
     def _route_details(job: _Job) -> dict[str, Any]:
         if job.best_similarity is None:
             return {}
-        return {"route_similarity": round(job.best_similarity, 4)}
+        details = {"route_similarity": round(job.best_similarity, 4)}
+        if job.best_task_similarity is not None:
+            details["task_similarity"] = round(job.best_task_similarity, 4)
+        return details
 
     @staticmethod
     def _guard_summary(plan: MergePlan) -> str:
