@@ -22,6 +22,7 @@ parameter there, the planner guesses 10 % of the table and prefers a full sort t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +87,20 @@ class Lexical:
     signals: dict[int, int] = field(default_factory=dict)
     keyword_score: dict[int, float] = field(default_factory=dict)
     keyword_headline: dict[int, float] = field(default_factory=dict)
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Mapping[str, Any]]) -> Lexical:
+        """From the stages' rows: stage, id, r (rank), and the keyword stage's score and headline."""
+        found = cls()
+        for row in rows:
+            version_id = int(row["id"])
+            if row["stage"] == "keyword":
+                found.keyword[version_id] = int(row["r"])
+                found.keyword_score[version_id] = float(row["score"])
+                found.keyword_headline[version_id] = float(row["headline"])
+            else:
+                found.signals[version_id] = int(row["r"])
+        return found
 
 
 @dataclass
@@ -233,9 +248,8 @@ class SearchRepository:
                  FROM sigq q CROSS JOIN gene_versions v JOIN genes g ON g.id = v.gene_id
                  WHERE {where} AND q.query IS NOT NULL AND v.signals_tsv @@ q.query
                  ORDER BY score DESC, v.id LIMIT {limit}) sig)""")
-        found = Lexical()
         if not parts:
-            return found
+            return Lexical()
         params = {
             **filters.params(),
             "kwq": keyword_text,
@@ -243,15 +257,7 @@ class SearchRepository:
             "budget": POSTING_BUDGET,
         }
         sql = f"WITH {', '.join(queries)}\n" + " UNION ALL ".join(parts)
-        for row in await self._rows(sql, params):
-            version_id = int(row["id"])
-            if row["stage"] == "keyword":
-                found.keyword[version_id] = int(row["r"])
-                found.keyword_score[version_id] = float(row["score"])
-                found.keyword_headline[version_id] = float(row["headline"])
-            else:
-                found.signals[version_id] = int(row["r"])
-        return found
+        return Lexical.from_rows(await self._rows(sql, params))
 
     async def candidates(
         self,

@@ -68,19 +68,10 @@ async def reference(
     if signal_text:
         terms = _rare_terms("simple", "signal_term_stats", "sigq")
         parts.append(SIGNALS.format(terms=terms, where=where, limit=limit))
-    found = Lexical()
     params = {**filters.params(), "kwq": keyword_text, "sigq": signal_text, "budget": POSTING_BUDGET}
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(" UNION ALL ".join(parts), params)
-        for row in await cursor.fetchall():
-            version_id = int(row["id"])
-            if row["stage"] == "keyword":
-                found.keyword[version_id] = int(row["r"])
-                found.keyword_score[version_id] = float(row["score"])
-                found.keyword_headline[version_id] = float(row["headline"])
-            else:
-                found.signals[version_id] = int(row["r"])
-    return found
+        return Lexical.from_rows(await cursor.fetchall())
 
 
 @pytest.fixture
