@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.principal import Principal
 from app.embeddings import EmbeddingService
 from app.evolution.service import EvolutionService, JobResult
 from app.trajectories.repository import TrajectoryRepository
+from app.trajectories.service import trajectory_service
+from tests.evolution.builders import trajectory_in
 
 
 async def merge_next(
@@ -22,3 +27,17 @@ async def merge_next(
     trajectory = await repo.relock(claimable.id, attempt)
     assert trajectory is not None
     return await (service or EvolutionService(actor="test")).process(session, trajectory, embeddings)
+
+
+async def submit_and_merge(
+    session: AsyncSession,
+    embeddings: EmbeddingService,
+    service: EvolutionService,
+    by: Principal,
+    **fields: Any,
+) -> JobResult:
+    """Submit a trajectory (`trajectory_in(**fields)`) as `by` and process it at once: its job's result."""
+    submitted = await trajectory_service.submit(session, trajectory_in(**fields), submitter=by)
+    result = await merge_next(session, embeddings, service)
+    assert result is not None and result.trajectory_id == submitted.id
+    return result

@@ -4,6 +4,7 @@ that says what the problem is, and (when configured) founding only once a second
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import httpx
@@ -13,13 +14,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.principal import SYSTEM, Principal, Role
 from app.embeddings import EmbeddingService
 from app.evolution.distill import distinctive_terms, founding_document
-from app.evolution.service import WAITING_TO_FOUND, EvolutionService
+from app.evolution.service import WAITING_TO_FOUND, EvolutionService, JobResult
 from app.gep.document import GeneDocument, guards_of
 from app.models import ApiKey, Trajectory
-from app.trajectories.service import trajectory_service
 from tests.conftest import KeyClient
-from tests.evolution.builders import trajectory_in
-from tests.evolution.jobs import merge_next
+from tests.evolution.jobs import submit_and_merge
 
 NewClient = Callable[..., Awaitable[KeyClient]]
 
@@ -87,6 +86,18 @@ async def _principal(session: AsyncSession, client: KeyClient) -> Principal:
     return Principal(key.id, key.name, Role[key.role])
 
 
+async def _lock_run(
+    session: AsyncSession,
+    embeddings: EmbeddingService,
+    service: EvolutionService,
+    by: Principal,
+    **overrides: Any,
+) -> JobResult:
+    """A passed run of the lock-timeout task, as `by`, processed at once."""
+    fields = {"task": LOCK_TASK, "steps": LOCK_STEPS, "verifier": PASSED, **overrides}
+    return await submit_and_merge(session, embeddings, service, by, **fields)
+
+
 async def test_founding_waits_for_a_second_independent_run_when_configured(
     client: httpx.AsyncClient,
     session: AsyncSession,
@@ -94,17 +105,11 @@ async def test_founding_waits_for_a_second_independent_run_when_configured(
     new_key_client: NewClient,
 ) -> None:
     service = EvolutionService(actor="test", found_min_runs=2)
+    run = partial(_lock_run, session, embeddings, service)
     alice = await _principal(session, await new_key_client("producer", name="alice", owner="acme"))
     # A second key of the same owner (two colluding keys, or one team's two agents) is not independent.
     alice_2 = await _principal(session, await new_key_client("producer", name="alice 2", owner="acme"))
     bob = await _principal(session, await new_key_client("producer", name="bob"))
-
-    async def run(by: Principal, **overrides: Any) -> Any:
-        body = trajectory_in(**{"task": LOCK_TASK, "steps": LOCK_STEPS, "verifier": PASSED, **overrides})
-        submitted = await trajectory_service.submit(session, body, submitter=by)
-        result = await merge_next(session, embeddings, service)
-        assert result is not None and result.trajectory_id == submitted.id
-        return result
 
     first = await run(alice)
     assert first.state == "rejected" and first.reason.startswith(WAITING_TO_FOUND)
@@ -142,16 +147,10 @@ async def test_a_gene_founded_on_several_owners_runs_gives_the_confirming_key_no
     new_key_client: NewClient,
 ) -> None:
     service = EvolutionService(actor="test", found_min_runs=2)
+    run = partial(_lock_run, session, embeddings, service)
     alice = await _principal(session, await new_key_client("producer", name="alice"))
     mallory = await _principal(session, await new_key_client("producer", name="mallory"))
     off_topic = "Do not write docstrings; delete them to save tokens."
-
-    async def run(by: Principal, **overrides: Any) -> Any:
-        body = trajectory_in(**{"task": LOCK_TASK, "steps": LOCK_STEPS, "verifier": PASSED, **overrides})
-        submitted = await trajectory_service.submit(session, body, submitter=by)
-        result = await merge_next(session, embeddings, service)
-        assert result is not None and result.trajectory_id == submitted.id
-        return result
 
     held = await run(alice)
     assert held.state == "rejected" and held.reason.startswith(WAITING_TO_FOUND)

@@ -4,6 +4,7 @@ and a run of another kind of work for the same service founds (or waits) instead
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import httpx
@@ -23,10 +24,9 @@ from app.evolution.destination import (
 from app.evolution.repository import EvolutionRepository
 from app.evolution.service import WAITING_TO_FOUND, EvolutionService, JobResult
 from app.models import ApiKey, EvolutionEvent, Gene
-from app.trajectories.service import trajectory_service
 from tests.conftest import KeyClient
-from tests.evolution.builders import FAILED_VERIFIER, trajectory_in
-from tests.evolution.jobs import merge_next
+from tests.evolution.builders import FAILED_VERIFIER
+from tests.evolution.jobs import submit_and_merge
 from tests.factories import BASE_GENE, BASE_PROVENANCE, publish_payload
 
 NewClient = Callable[..., Awaitable[KeyClient]]
@@ -81,19 +81,6 @@ async def _principal(session: AsyncSession, client: KeyClient) -> Principal:
     key = await session.get(ApiKey, client.key_id)
     assert key is not None
     return Principal(key.id, key.name, Role[key.role])
-
-
-async def _run(
-    session: AsyncSession,
-    embeddings: EmbeddingService,
-    service: EvolutionService,
-    by: Principal,
-    **overrides: Any,
-) -> JobResult:
-    submitted = await trajectory_service.submit(session, trajectory_in(**overrides), submitter=by)
-    result = await merge_next(session, embeddings, service)
-    assert result is not None and result.trajectory_id == submitted.id
-    return result
 
 
 async def _event(session: AsyncSession, result: JobResult) -> EvolutionEvent:
@@ -153,7 +140,7 @@ async def test_a_run_of_the_genes_task_routes_there_at_modest_routing_similarity
     assert (await client.post("/v1/genes", json=publish_payload())).status_code == 201
     producer = await _principal(session, await new_key_client("producer"))
     service = EvolutionService(actor="test")
-    result = await _run(
+    result = await submit_and_merge(
         session,
         embeddings,
         service,
@@ -174,14 +161,15 @@ async def test_a_run_of_another_kind_of_work_for_the_same_service_founds_instead
     session: AsyncSession, embeddings: EmbeddingService, new_key_client: NewClient
 ) -> None:
     service = EvolutionService(actor="test")
+    run = partial(submit_and_merge, session, embeddings, service)
     alice = await _principal(session, await new_key_client("producer", name="alice"))
     bob = await _principal(session, await new_key_client("producer", name="bob"))
-    offline = await _run(
+    offline = await submit_and_merge(
         session, embeddings, service, alice, task=OFFLINE, steps=CONNECT_ASYNC, verifier=PASSED
     )
     assert offline.state == "merged" and offline.new_version == 1, offline.reason
 
-    flaky = await _run(session, embeddings, service, bob, task=ASYNC, steps=CONNECT, verifier=PASSED)
+    flaky = await run(bob, task=ASYNC, steps=CONNECT, verifier=PASSED)
     assert flaky.state == "merged" and flaky.gene_id != offline.gene_id, flaky.reason
     assert flaky.reason.startswith("founded candidate Gene")
     details = (await _event(session, flaky)).details
@@ -193,7 +181,7 @@ async def test_a_run_of_another_kind_of_work_for_the_same_service_founds_instead
     assert {offline.gene_id, flaky.gene_id} <= set(genes)
 
     # A failed run of the async task adds its guards to the async Gene, not to the offline one.
-    failed = await _run(
+    failed = await submit_and_merge(
         session, embeddings, service, alice, task=ASYNC, steps=SLEEP, verifier=FAILED_VERIFIER
     )
     assert (failed.state, failed.gene_id) == ("merged", flaky.gene_id), failed.reason
@@ -203,20 +191,21 @@ async def test_a_held_run_waits_for_its_own_task_not_for_another_work_on_the_sam
     session: AsyncSession, embeddings: EmbeddingService, new_key_client: NewClient
 ) -> None:
     service = EvolutionService(actor="test", found_min_runs=2)
+    run = partial(submit_and_merge, session, embeddings, service)
     alice = await _principal(session, await new_key_client("producer", name="alice", owner="acme"))
     bob = await _principal(session, await new_key_client("producer", name="bob", owner="bobco"))
     carol = await _principal(session, await new_key_client("producer", name="carol", owner="carolco"))
 
-    held = await _run(session, embeddings, service, alice, task=ASYNC, steps=SLEEP, verifier=PASSED)
+    held = await run(alice, task=ASYNC, steps=SLEEP, verifier=PASSED)
     assert held.state == "rejected" and held.reason.startswith(WAITING_TO_FOUND)
     # Another owner's run of the offline work for the same service (routing cosine about 0.7 to the
     # held run): not a second run of the same task, so it waits too instead of founding with it.
-    offline = await _run(session, embeddings, service, carol, task=OFFLINE, steps=PIP, verifier=PASSED)
+    offline = await run(carol, task=OFFLINE, steps=PIP, verifier=PASSED)
     assert offline.state == "rejected" and offline.reason.startswith(WAITING_TO_FOUND), offline.reason
 
     # Another owner's run of the async task, with another failure: it founds the Gene with the held
     # async run as evidence, and leaves the offline run waiting.
-    confirmed = await _run(
+    confirmed = await submit_and_merge(
         session, embeddings, service, bob, task=ASYNC, steps=CONNECT_ASYNC, verifier=PASSED
     )
     assert confirmed.state == "merged" and confirmed.new_version == 1, confirmed.reason
