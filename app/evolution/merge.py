@@ -137,9 +137,13 @@ class MergePlan:
 
     @property
     def touched(self) -> list[GuardEntry]:
-        """Guards this trajectory is evidence for (each once)."""
+        """Guards this trajectory is evidence for (each once): a guard it merged into that a later
+        guard of the run folded into another counts as the one it became (its row is deleted)."""
+        became = {id(absorbed): survivor for survivor, absorbed in self.folded}
         seen: dict[int, GuardEntry] = {}
         for guard in [*self.added, *(m.into for m in self.merged if m.counted)]:
+            while id(guard) in became:
+                guard = became[id(guard)]
             seen.setdefault(id(guard), guard)
         return list(seen.values())
 

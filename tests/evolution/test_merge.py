@@ -336,3 +336,35 @@ async def test_guards_an_incoming_one_bridges_are_folded_into_one(embeddings: Em
     producers.state = GuardState.proposed
     plan = plan_merge([extracted, producers], [], T0 + timedelta(hours=1), BY_OWNER, **rule)
     assert plan.folded == [] and plan.avoid == [texts[0]]
+
+
+async def test_a_guard_merged_into_then_folded_counts_as_the_one_it_became(
+    embeddings: EmbeddingService,
+) -> None:
+    """The run's first guard merges into a stored guard that its second guard then folds into
+    another: the run is evidence for the survivor. (It named the folded guard, whose row the merge
+    deletes: the evidence insert failed on its foreign key, every attempt, and the run was rejected.)"""
+    texts = [
+        "Do not call the live API from tests; mock the HTTP layer with respx.",
+        "Never let the test suite reach the real service: stub HTTP with respx.",
+        "Do not call the live API from tests; stub HTTP calls with respx.",
+    ]
+    vectors = await _vectors(embeddings, texts)
+    # By the cosine rule: the two stored guards are not one, the run's second guard is both.
+    assert float(vectors[0] @ vectors[1]) < GUARD_MERGE_THRESHOLD
+    assert min(float(vectors[2] @ vectors[0]), float(vectors[2] @ vectors[1])) >= GUARD_MERGE_THRESHOLD
+    extracted = _entry(texts[0], vectors[0], 5, 0, guard_id=1)
+    extracted.extracted = True
+    producers = _entry(texts[1], vectors[1], 2, 1, guard_id=2)
+
+    plan = plan_merge(
+        [extracted, producers],
+        [(texts[0], vectors[0]), (texts[2], vectors[2])],
+        T0 + timedelta(hours=1),
+        BY_OWNER,
+    )
+    assert plan.folded == [(producers, extracted)]
+    assert plan.merged[0].into is extracted and plan.merged[0].counted
+    assert plan.touched == [producers]
+    # Counted once: the stored evidence of both, and this run.
+    assert producers.evidence == 5 + 2 + 1

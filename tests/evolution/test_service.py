@@ -663,6 +663,35 @@ async def test_a_run_that_backed_both_folded_guards_counts_once(
     assert set(runs) == {earlier.trajectory_id, bridge.trajectory_id}
 
 
+async def test_a_run_that_merged_into_a_guard_it_then_folded_is_evidence_for_the_survivor(
+    client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
+) -> None:
+    """The run's first guard lands on one wording, its second shows both wordings one, and the
+    better-backed one survives: the run's evidence goes to the survivor. (It went to the folded row,
+    deleted in the same transaction: a foreign-key error on every attempt, and the run rejected.)"""
+    # Two wordings the pair model does not call one (p 0.60-0.63), and a third it finds the same as
+    # either (p 0.95-1.00).
+    mock = "Mock the HTTP layer with respx instead of calling the live API in tests."
+    offline = "Never let the test suite reach the real service: stub HTTP with respx."
+    bridge = "Do not call the live API from tests; stub HTTP calls with respx."
+    await _publish(client, avoid=[mock, offline])
+    for n in range(2):  # two distinct runs (the same one twice would be one trajectory)
+        steps = [{"action": f"add respx mocks for client {n}", "ok": True}]
+        backing = await _run(session, embeddings, gene_id=GENE_ID, steps=steps, guards=[mock])
+        assert backing.state == "merged", backing.reason
+    steps = [{"action": "add respx mocks for the client", "ok": True}]
+    result = await _run(session, embeddings, gene_id=GENE_ID, steps=steps, guards=[offline, bridge])
+    assert result.state == "merged", result.reason
+    session.expire_all()
+    [guard] = (await session.scalars(select(Guard).where(Guard.gene_id == GENE_ID))).all()
+    # Both publishes' evidence, the two runs behind `mock`, and this one (once).
+    assert (guard.text, guard.evidence_count) == (mock, 5)
+    runs = await session.scalars(
+        select(guard_evidence.c.trajectory_id).where(guard_evidence.c.guard_id == guard.id)
+    )
+    assert result.trajectory_id in set(runs)
+
+
 async def test_a_folded_guards_evidence_and_backers_move_to_the_survivor(
     client: httpx.AsyncClient, session: AsyncSession, embeddings: EmbeddingService
 ) -> None:
