@@ -26,8 +26,9 @@ rule a consumer model can follow. The rules:
    numbers (`line <n>`), memory addresses, UUIDs, long hex and numeric ids (`<id>`). In the error
    signature, numbers that are not limits are masked too (`assert <n> == <n>`); a limit (a number
    after "max", "limit", "timeout", "at most", "exceeds", … or before a unit: `30 s`, `512 MB`,
-   `3 retries`) and an HTTP status or exit code are kept. Numbers in the action and the correction
-   are the producer's instruction (`use 4/52 * 3/51`) and are kept.
+   `3 retries`) and an HTTP status or exit code are kept, but not a measurement (a number after
+   "took", "elapsed", "used", "got", …: `took <n> ms, budget 200 ms`). Numbers in the action and the
+   correction are the producer's instruction (`use 4/52 * 3/51`) and are kept.
 6. Each guard is at most 200 characters: the parts share the budget fairly, longer ones are cut at a
    word boundary with "…". Duplicates within one trajectory are dropped; at most 12 guards.
 7. Each failed step with a correction has a failure key (`failure_key`): a digest of its error
@@ -142,6 +143,13 @@ _LIMIT_UNIT = re.compile(
     r"connections?|requests?|items?|rows?|pages?|steps?|mib|gib|px|dpi|x\b)",
     re.IGNORECASE,
 )
+# A number after one of these is what the run measured, not a limit, even before a unit: "request
+# took 48419 ms, budget 200 ms" keeps the budget and masks the duration.
+_MEASURED_BEFORE = re.compile(
+    r"\b(?:took|taking|elapsed|used|using|usage|spent|lasted|ran for|runtime|duration|consumed|"
+    r"measured|observed|actual|peaked at|got|received|returned)\s*(?:about|around|~)?\s*[:=]?\s*$",
+    re.IGNORECASE,
+)
 _HTTP_REASON = re.compile(
     r"^\s*(?:unauthorized|forbidden|not found|bad request|conflict|too many|internal|service unavailable|"
     r"gateway|method not allowed|unprocessable|payment|gone|precondition)",
@@ -178,7 +186,11 @@ def _file(match: re.Match[str]) -> str:
 def _number(match: re.Match[str]) -> str:
     before = match.string[max(0, match.start() - 24) : match.start()]
     after = match.string[match.end() : match.end() + 24]
-    if _LIMIT_BEFORE.search(before) or _LIMIT_UNIT.match(after) or _HTTP_REASON.match(after):
+    if _LIMIT_BEFORE.search(before):
+        return match.group(0)
+    if _MEASURED_BEFORE.search(before):
+        return "<n>"
+    if _LIMIT_UNIT.match(after) or _HTTP_REASON.match(after):
         return match.group(0)
     return "<n>"
 

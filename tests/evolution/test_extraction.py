@@ -119,6 +119,13 @@ def test_masking_keeps_limits_status_codes_and_well_known_files() -> None:
     assert mask("file exceeds 512 MB, at most 3 retries, exit status 2", numbers=True) == (
         "file exceeds 512 MB, at most 3 retries, exit status 2"
     )
+    # What a run measured is its own, whatever its unit; the limit it broke is the lesson's.
+    assert mask("TimeoutError: request took 48419 ms, budget 200 ms", numbers=True) == (
+        "TimeoutError: request took <n> ms, budget 200 ms"
+    )
+    assert mask("MemoryError: used 1.5 GB, limit 512 MB; elapsed: 31.2 s", numbers=True) == (
+        "MemoryError: used <n> GB, limit 512 MB; elapsed: <n> s"
+    )
     assert mask("edit conftest.py and pyproject.toml, not tests/test_x.py") == (
         "edit conftest.py and pyproject.toml, not <path>"
     )
