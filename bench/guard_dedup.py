@@ -14,7 +14,7 @@ those that merge at most --max-near-miss of the near-misses. Then it reports, on
 
     python bench/guard_dedup.py [--backend torch|onnx|onnx-int8] [--extra-train] [--write]
 
---extra-train also fits on the 520 train-only pairs of guard_scenarios_train.jsonl (`"extra": true`):
+--extra-train also fits on the 5,320 train-only pairs of guard_scenarios_train.jsonl (`"extra": true`):
 measured, they made the logistic model worse on test (docs/benchmarks.md), so the weights in use are
 fitted without them.
 

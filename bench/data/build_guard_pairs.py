@@ -5,7 +5,8 @@ A scenario is one warning written four ways (`same`: a producer's sentence, the 
 "When …, do not …; instead …" form, free-form variants) and three near-misses (`near`: the same topic
 and vocabulary, different advice). From each scenario:
 - 6 paraphrase pairs (every two of its `same` texts),
-- 6 near-miss pairs (each near-miss against two of the `same` texts),
+- 6 near-miss pairs (each near-miss against two of the `same` texts; 12, against all four, for a
+  train-only scenario),
 - 1 unrelated pair (its first text against the next scenario of its family).
 
 The split is by scenario (a scenario's pairs are all train or all test, so the test split holds
@@ -54,8 +55,11 @@ def scenario_pairs(scenarios: list[dict[str, Any]], extra: bool = False) -> list
             common["extra"] = True
         for a, b in itertools.combinations(same, 2):
             rows.append({"a": a, "b": b, "same": True, "kind": "paraphrase", **common})
+        # A test scenario's near-miss meets two of its paraphrases; a train-only one's meets all four
+        # (more hard negatives to learn from, the test split unchanged).
+        offsets = range(len(same)) if extra else (0, 1)
         for index, miss in enumerate(near):
-            for offset in (0, 1):
+            for offset in offsets:
                 rows.append(
                     {
                         "a": same[(index + offset) % len(same)],
