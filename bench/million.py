@@ -27,7 +27,13 @@ pushes same-base Genes further apart than real ones are. The cosine between a sy
 real vector is reported on the next 5,000 (held out). Recall is printed plain and distance-tolerant
 (a returned Gene within 1 % of the exact 10th's cosine distance counts).
 
+With --profile, after the server's load: the same queries through the search service in this
+process, stage by stage (as search.py --profile), so that the end-to-end p50 splits into the service
+call and what HTTP, the middleware and the event loop add; and how many queries' keyword stage found
+any candidate within its posting budget.
+
     python bench/million.py [--sizes 100000 1000000] [--seconds 10] [--m 16] [--ef-construction 200]
+                            [--ef-search 400 ...] [--profile] [--hold FILE]
 """
 
 from __future__ import annotations
@@ -65,11 +71,13 @@ from search import (
     encode_cached,
     generated,
     peak_rss_mib,
+    profile,
     server_pid,
     vectors_for,
 )
 
 from app.config import Settings
+from app.db import configure_read_connection
 from app.embeddings import load_embedder
 from app.embeddings.base import Embedder
 from app.feed.mirror import encode_vector
@@ -78,8 +86,9 @@ from app.genes.schemas import PublishRequest
 from app.gep.canonical import compute_asset_id
 from app.models.gene_version import HNSW_FAMILIES
 from app.redaction import Redactor
-from app.search.repository import TERM_STATS_VIEWS
-from app.search.service import query_text
+from app.search.repository import POSTING_BUDGET, TERM_STATS_VIEWS, SearchRepository
+from app.search.schemas import SearchRequest
+from app.search.service import _filters, query_text
 
 FIT, HELD_OUT = 5000, 5000
 FAMILY = "math_reasoning"  # 264 of the corpus's 1,064 Genes: a quarter of the generated ones
@@ -309,6 +318,31 @@ def hold(flag: Path, url: str) -> None:
         time.sleep(2)
 
 
+def keyword_coverage(url: str, settings: Settings, queries: list[dict[str, Any]]) -> int:
+    """How many queries' keyword stage finds any candidate (the posting budget may leave it none)."""
+    import asyncio
+
+    async def run() -> int:
+        conn = await psycopg.AsyncConnection.connect(conninfo(url), autocommit=True)
+        try:
+            await configure_read_connection(conn, ef_search=settings.search_ef_search)
+            repo, hits = SearchRepository(conn), 0
+            for q in queries:
+                request = SearchRequest(query=q["query"], signals=q.get("signals") or [], k=10)
+                found = await repo.lexical(
+                    keyword_text=query_text(request.query, request.signals),
+                    signal_text=None,
+                    filters=_filters(request),
+                    per_stage=settings.search_candidates,
+                )
+                hits += bool(found.keyword)
+            return hits
+        finally:
+            await conn.close()
+
+    return asyncio.run(run())
+
+
 def lines(path: Path, count: int) -> Iterator[str]:
     with path.open(encoding="utf-8") as source:
         for number, line in enumerate(source):
@@ -334,6 +368,12 @@ def main() -> None:
         default="shared",
         help="the synthesized vectors' noise: a per-base part and a per-Gene part with the fit"
         " residuals' covariances, or isotropic with their spread (the earlier runs')",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="after the server's load: the same queries through the search service in this process,"
+        " stage by stage (as search.py --profile), and how many found any keyword candidate",
     )
     parser.add_argument(
         "--hold", type=Path, default=None, help="keep everything up until this file is removed"
@@ -537,6 +577,9 @@ def measure(
         single = run_load(port, cycling_requests(plain, auth), clients=1, seconds=args.seconds, warmup=2)
         family = run_load(port, cycling_requests(filtered, auth), clients=1, seconds=args.seconds, warmup=2)
         rss = peak_rss_mib(server_pid(port))
+        if args.profile:
+            served = settings.model_copy(update={"search_ef_search": ef})
+            stages, keyword = profile(url, served, queries), keyword_coverage(url, served, queries)
         if args.hold:
             hold(args.hold, url)
     if single.errors or family.errors:
@@ -552,6 +595,16 @@ def measure(
         f" p95 {family.percentile(95):.2f} ms (target p50 30)"
     )
     print(f"  API process peak RSS: {rss:.0f} MiB (target <= 1536)", flush=True)
+    if args.profile:
+        print("  in-process stages, p50 ms (the service call runs encode and keyword stage at once):")
+        for name, ms in stages.items():
+            print(f"    {name:<18} {ms:6.2f}")
+        http = single.percentile(50) - stages["service call"] - stages["serialize"]
+        print(f"    HTTP + middleware + loop (end-to-end p50 - service call - serialize): {http:6.2f}")
+        print(
+            f"  keyword stage: {keyword}/{len(queries)} queries found any candidate"
+            f" (posting budget {POSTING_BUDGET} documents)"
+        )
 
 
 if __name__ == "__main__":
