@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import httpx
+import psycopg
 import typer
 import uvicorn
 from prometheus_client import start_http_server
@@ -28,7 +29,7 @@ from app.admin.secret import SecretUnavailable, session_secret
 from app.auth.principal import SYSTEM, Role
 from app.auth.service import key_service
 from app.config import Settings
-from app.db import create_engine, create_sessionmaker
+from app.db import create_engine, create_sessionmaker, libpq_conninfo
 from app.embeddings import EmbeddingService, create_embedding_service
 from app.embeddings.factory import served_model
 from app.embeddings.model import ModelUnavailable
@@ -41,6 +42,7 @@ from app.genes.service import gene_service
 from app.logs import configure_logging
 from app.main import create_app, resolve_database
 from app.metrics import Metrics
+from app.search import vector_index as vector_indexes
 from app.search.reembed import reembed as reembed_versions
 from app.webhooks.dispatcher import BackgroundDispatcher, WebhookDispatcher
 from genebank.client.cli import register as register_client_verbs
@@ -245,6 +247,76 @@ def reembed(
     finally:
         if embedded is not None:
             embedded.stop()
+
+
+class VectorIndexKind(StrEnum):
+    hnsw = "hnsw"
+    ivfflat = "ivfflat"
+
+
+@cli.command("vector-index")
+def vector_index(
+    kind: Annotated[
+        VectorIndexKind | None,
+        typer.Argument(help="the index to serve the vector stage from; omit to show the current ones"),
+    ] = None,
+    probes: Annotated[
+        int, typer.Option(min=1, help="IVFFlat lists scanned per query (set on the database)")
+    ] = vector_indexes.DEFAULT_PROBES,
+    lists: Annotated[
+        int | None,
+        typer.Option(min=1, help="IVFFlat lists of the main index; default rows/1000 (sqrt(rows) past 1M)"),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help=f"build IVFFlat below {vector_indexes.MIN_IVFFLAT_ROWS:,} Genes")
+    ] = False,
+    maintenance_work_mem: Annotated[
+        str, typer.Option(help="PostgreSQL's maintenance_work_mem for the builds (this session only)")
+    ] = "1GB",
+) -> None:
+    """Serve vector search from HNSW (the default) or IVFFlat (for large registries: docs/scaling.md).
+
+    Builds the new indexes concurrently (searches go on), then drops the other kind's. Run
+    `ivfflat` again after the registry has grown several times over to re-cluster its lists.
+    Restart the API processes and workers afterwards: their open connections keep the settings
+    they started with.
+    """
+    settings = Settings()
+    _configure_logging(settings)
+    database_url, embedded = resolve_database(settings)
+    try:
+        migrations.upgrade(database_url)
+        conninfo = libpq_conninfo(database_url)
+        if kind is not None:
+            vector_indexes.switch(
+                conninfo,
+                kind.value,
+                probes=probes,
+                lists=lists,
+                force=force,
+                maintenance_work_mem=maintenance_work_mem,
+                say=typer.echo,
+            )
+        with psycopg.connect(conninfo) as conn:
+            indexes = vector_indexes.vector_indexes(conn)
+            configured = vector_indexes.database_settings(conn)
+    except AppError as error:
+        typer.echo(f"error: {error.detail}", err=True)
+        raise typer.Exit(1) from None
+    except psycopg.Error as error:
+        typer.echo(f"error: {str(error).strip()}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        if embedded is not None:
+            embedded.stop()
+    for index in indexes:
+        options = ", ".join(index.options)
+        state = "" if index.valid else "  (invalid)"
+        typer.echo(f"{index.name}  {index.method} ({options})  {index.size_bytes / 2**20:.1f} MiB{state}")
+    ivfflat = [item for item in configured if item.startswith("ivfflat.")]
+    typer.echo(f"database settings: {', '.join(ivfflat) or 'none for ivfflat'}")
+    if kind is not None:
+        typer.echo("restart the API processes and workers: open connections keep their settings")
 
 
 @cli.command("export-model")
