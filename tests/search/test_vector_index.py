@@ -120,13 +120,15 @@ async def test_ivfflat_serves_the_vector_stage_and_hnsw_comes_back(
 
     said: list[str] = []
     after_switch = vector_index.switch(conninfo, "ivfflat", lists=4, probes=4, force=True, say=said.append)
-    # The families hold 24 Genes each, far below a partial index's minimum: the main index serves them.
-    assert [index.name for index in after_switch] == [vector_index.IVFFLAT]
-    assert after_switch[0].method == "ivfflat" and after_switch[0].options == ["lists=4"]
+    # --lists is the main index's; each family's has one list per thousand of its Genes (at least 1).
+    assert {index.name: (index.method, index.options) for index in after_switch} == {
+        vector_index.IVFFLAT: ("ivfflat", ["lists=4"]),
+        **{f"{vector_index.IVFFLAT}_{family}": ("ivfflat", ["lists=1"]) for family in HNSW_FAMILIES},
+    }
     assert any(line.startswith("building ix_gene_versions_embedding_ivfflat (lists 4") for line in said)
     assert sorted(settings_of(conninfo)) == ["ivfflat.iterative_scan=relaxed_order", "ivfflat.probes=4"]
     assert vector_index.IVFFLAT in plan(conninfo) and "hnsw" not in plan(conninfo)
-    assert vector_index.IVFFLAT in plan(conninfo, "math_reasoning")
+    assert f"{vector_index.IVFFLAT}_math_reasoning" in plan(conninfo, "math_reasoning")
     # Every list probed: the exact nearest, as the HNSW walk found them at this size.
     assert await nearest(conninfo, embeddings) == before
     assert await nearest(conninfo, embeddings, "math_reasoning") == before_family
@@ -134,9 +136,8 @@ async def test_ivfflat_serves_the_vector_stage_and_hnsw_comes_back(
 
     # Again: new lists swapped in under the same name, nothing left beside it.
     vector_index.switch(conninfo, "ivfflat", lists=2, probes=2, force=True)
-    assert {name: index.options for name, index in indexes(conninfo).items()} == {
-        vector_index.IVFFLAT: ["lists=2"]
-    }
+    rebuilt = {name: index.options for name, index in indexes(conninfo).items()}
+    assert rebuilt[vector_index.IVFFLAT] == ["lists=2"] and len(rebuilt) == 1 + len(HNSW_FAMILIES)
     assert "ivfflat.probes=2" in settings_of(conninfo)
 
     back = vector_index.switch(conninfo, "hnsw")
