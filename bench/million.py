@@ -7,13 +7,17 @@ Per size, in one run (an embedded PostgreSQL with the memory settings below):
   bulk import then finds them already there and leaves them, as a resumed import does);
 - the HNSW build after the load (m, ef_construction below; the index is dropped before the import,
   as one would for a load of this size), with maintenance_work_mem large enough to build in memory;
-- recall@10 of the vector stage (raw HNSW, top 10) against an exact scan (numpy over every vector),
-  for the labelled queries' text embeddings and for Gene-like queries (Genes synthesized as the
-  indexed ones are and never imported: the usual ANN benchmark's queries), with each set's local
-  intrinsic dimension (the Levina-Bickel estimate from its exact 20 nearest), which HNSW's recall
-  falls with;
-- baselines: the embedder's encode of each query's text and the raw HNSW query (psycopg);
-- POST /v1/search, 1 client, query cache off: p50/p95 end to end, unfiltered and with a task_family
+- recall@10 of the vector stage (the raw vector query, top 10) against an exact scan (numpy over
+  every vector), for the labelled queries' text embeddings (by their train/test split), the same
+  with a task_family filter (exact truth among that family's Genes), and Gene-like queries (Genes
+  synthesized as the indexed ones are and never imported: the usual ANN benchmark's queries), with
+  each set's local intrinsic dimension (the Levina-Bickel estimate from its exact 20 nearest);
+- then (--index ivfflat, the default) `genebank vector-index ivfflat` as an operator runs it (the
+  IVFFlat indexes built, the HNSW ones dropped), and the same recall at each --probes;
+- baselines: the embedder's encode of each query's text and the raw vector query (psycopg);
+- POST /v1/search on each index (HNSW at the smallest --ef-search whose text-query recall on the
+  training split reaches 0.98, else the largest; IVFFlat at the shipped probes), 1 client, query
+  cache off: p50/p95 end to end, unfiltered and with a task_family
   filter matching about a quarter of the Genes; the API process's peak RSS. Before it, a warm-up of
   --warm-seconds searches of other texts (the corpus's summaries): a serving registry has its index
   and hot rows in memory, which right after the build they are not (0 measures cold, as runs
@@ -40,7 +44,8 @@ call and what HTTP, the middleware and the event loop add; and how many queries'
 any candidate within its posting budget.
 
     python bench/million.py [--sizes 100000 1000000] [--seconds 10] [--m 16] [--ef-construction 200]
-                            [--ef-search 400 ...] [--warm-seconds 90] [--profile] [--hold FILE]
+                            [--ef-search 400 ...] [--index hnsw ivfflat] [--probes 5 10 20]
+                            [--warm-seconds 90] [--profile] [--hold FILE]
 """
 
 from __future__ import annotations

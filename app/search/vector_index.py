@@ -145,6 +145,10 @@ def switch(
             else:  # what a build that failed or was interrupted left: unusable, and in the way
                 say(f"dropping {index.name} (invalid: an earlier build did not finish)")
                 conn.execute(sql.SQL("DROP INDEX CONCURRENTLY {}").format(sql.Identifier(index.name)))
+        if kind == "ivfflat":
+            # First: a role that may not ALTER its database learns it before anything is built, and
+            # connections opened from here on search the new index with these settings.
+            _set_database(conn, {"ivfflat.probes": str(probes), "ivfflat.iterative_scan": "relaxed_order"})
         wanted = _targets(kind)
         for target in wanted:
             rows = total if target.family is None else live.get(target.family, 0)
@@ -155,9 +159,6 @@ def switch(
             what = f"lists {size}, {rows:,} Genes" if target.kind == "ivfflat" else HNSW_OPTIONS
             say(f"building {target.name} ({what})")
             _build(conn, target, size, existing)
-        if kind == "ivfflat":
-            # Before the other kind's indexes go, so that connections opened from here on find it set.
-            _set_database(conn, {"ivfflat.probes": str(probes), "ivfflat.iterative_scan": "relaxed_order"})
         keep = {target.name for target in wanted}
         for name in sorted(existing - keep):
             say(f"dropping {name}")
