@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
         (["reembed"], "--all"),
         (["keys", "list"], "--all"),
         (["export-model"], "--int8"),
+        (["vector-index"], "--force"),
     ],
 )
 def test_flags_are_shown_as_flags(command: list[str], flag: str) -> None:
