@@ -4,15 +4,16 @@ vector-index ivfflat`, for large registries).
 The search statement does not change: it orders by `embedding <=> query` under `valid_to IS NULL`
 (and the family literal for a family filter), and the planner walks whichever index matches.
 
-Why IVFFlat at a million Genes (bench/million.py, docs/benchmarks.md#a-million-genes): the
-registry's vectors come in dense clusters (a Gene and its many near relatives), and a task
-description sits between them. HNSW's greedy walk fills its candidate list inside the first
-cluster it reaches and rarely crosses to the next, so at 1,000,000 Genes it found 0.81 of a text
-query's exact top 10 at ef_search 800 while Gene-like queries found 0.999. IVFFlat scans whole
-lists (k-means cells) nearest the query, so neighbours in the next cluster are scanned too: 0.99
-at 10 probes of 1,000 lists, in about the time of the HNSW walk, and its build took a fifth of
-the HNSW build's time. Its lists are the k-means of what is indexed when it is built: build it once
-the registry holds what it should cluster, and again when it has grown several times over.
+Why IVFFlat at a million Genes (bench/million.py and bench/ann_strategies.py,
+docs/benchmarks.md#a-million-genes): the registry's vectors come in dense clusters (a Gene and its
+many near relatives), and a task description sits between them. HNSW's greedy walk fills its
+candidate list inside the first cluster it reaches and rarely crosses to the next: at 1,000,000
+Genes it found 0.880 of a text query's exact top 10 at ef_search 800 (0.701 with a family filter)
+while Gene-like queries found 0.999. IVFFlat scans whole lists (k-means cells) nearest the query,
+so neighbours in the next cluster are scanned too: 0.991 (0.979 filtered) at 10 probes of 1,000
+lists, served at p50 19.2 ms against HNSW's 16.6 ms, and its five indexes built in 85 s against
+585 s. Its lists are the k-means of what is indexed when it is built: build it once the registry
+holds what it should cluster, and again when it has grown several times over.
 
 The query-time setting (`ivfflat.probes`, and iterative scans so that filters keep their LIMIT) is
 set on the database (ALTER DATABASE), so every process's connections take it, standbys included.
@@ -39,8 +40,9 @@ IVFFLAT = "ix_gene_versions_embedding_ivfflat"
 # bench/million.py) and keeps its graph current as Genes arrive; IVFFlat's lists would be the
 # k-means of a registry that has yet to grow.
 MIN_IVFFLAT_ROWS = 50_000
-# Chosen on the training split of the labelled queries at 1,000,000 Genes (bench/million.py):
-# the fewest probes whose text-query recall@10 reached 0.98 (5: 0.973, 7: 0.977, 10: 0.991).
+# Chosen on the training split of the labelled queries at 1,000,000 Genes: the fewest probes whose
+# text-query recall@10 reached 0.98 (bench/million.py: 5 probes 0.956, 10 probes 0.986; held-out
+# split 0.995 and 0.999).
 DEFAULT_PROBES = 10
 HNSW_OPTIONS = "m = 16, ef_construction = 200"  # as migrations 0007 and 0017 build them
 
