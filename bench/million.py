@@ -618,8 +618,7 @@ def measure(
         # neighbours are nearly as far, plain recall counts ties it cannot tell apart as misses.
         cases[name] = Case(probes, sql, [{ids[r] for r in top} for top in rows[:, :10]], 1.0 - cosines[:, 9])
         print(f"  {name}: {neighbourhood(cosines)}")
-    splits = [q.get("split", "train") for q in queries]
-    splits = splits + ["train"] * (len(probe_vectors) - len(splits))
+    splits = [q["split"] for q in queries]  # the text queries'; the Gene-like ones have none
     row_of = {gene_id: row for row, gene_id in enumerate(ids)}
     encode_ms = encode_latencies(embedder, texts)
     encode_p50 = statistics.median(encode_ms)
