@@ -41,8 +41,8 @@ IVFFLAT = "ix_gene_versions_embedding_ivfflat"
 # k-means of a registry that has yet to grow.
 MIN_IVFFLAT_ROWS = 50_000
 # Chosen on the training split of the labelled queries at 1,000,000 Genes: the fewest probes whose
-# text-query recall@10 reached 0.98 (bench/million.py: 5 probes 0.956, 10 probes 0.986; held-out
-# split 0.995 and 0.999).
+# text-query recall@10 reached 0.98 in each of three builds (10: 0.986, 0.991, 0.991; 5: 0.956,
+# 0.973, 0.982), bench/million.py and bench/ann_strategies.py; held-out split 0.993-0.999.
 DEFAULT_PROBES = 10
 HNSW_OPTIONS = "m = 16, ef_construction = 200"  # as migrations 0007 and 0017 build them
 
