@@ -263,8 +263,8 @@ def sequential_baseline(
 
     Measured alone, each in a loop of its own, both steps run warm. A request cannot: its database
     backend idles while the query is embedded, and on these virtual machines a statement after
-    ~10 ms of idling runs 1-1.5 ms slower than back to back (the raw HNSW query at 10,000 Genes:
-    2.9-3.2 ms against 1.7-2.0). This baseline pays that as a request does.
+    ~10 ms of idling runs slower than back to back (the raw HNSW query at 10,000 Genes: 2.9-3.2 ms
+    against 1.7-2.0; docs/benchmarks.md). This baseline pays that as a request does.
     """
     hnsw = "SELECT id FROM gene_versions WHERE valid_to IS NULL ORDER BY embedding <=> %s LIMIT 10"
     totals, queries = [], []
