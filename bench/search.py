@@ -46,6 +46,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -231,25 +232,35 @@ def load(url: str, genes: list[tuple[dict[str, Any], dict[str, Any]]], vectors: 
         print(f"  built the HNSW indexes (main and 4 families) in {built:.0f} s", flush=True)
 
 
+# The raw HNSW query of the baselines: the current versions' top 10 by cosine distance.
+RAW_HNSW = "SELECT id FROM gene_versions WHERE valid_to IS NULL ORDER BY embedding <=> %s LIMIT 10"
+
+
+@contextmanager
+def raw_connection(url: str, ef_search: int) -> Iterator[psycopg.Connection[Any]]:
+    """A plain psycopg connection set up for the raw HNSW query as the service's read connections are."""
+    with psycopg.connect(conninfo(url), autocommit=True) as conn:
+        register_vector(conn)
+        conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
+        conn.execute("SET random_page_cost = 1.1")
+        yield conn
+
+
 def vector_baselines(url: str, query_vectors: np.ndarray, ef_search: int) -> tuple[float, list[float]]:
     """Recall@10 of HNSW against an exact scan, and raw HNSW query latencies (ms)."""
     recalls, latencies = [], []
-    hnsw = "SELECT id FROM gene_versions WHERE valid_to IS NULL ORDER BY embedding <=> %s LIMIT 10"
     exact = (
         "WITH c AS MATERIALIZED (SELECT id, embedding FROM gene_versions WHERE valid_to IS NULL)"
         " SELECT id FROM c ORDER BY embedding <=> %s LIMIT 10"
     )
-    with psycopg.connect(conninfo(url), autocommit=True) as conn:
-        register_vector(conn)
-        conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
-        conn.execute("SET random_page_cost = 1.1")  # as the service's read connections do
+    with raw_connection(url, ef_search) as conn:
         # Exact answers first: interleaved, their full scans would evict the index the timed queries use.
         truths = [{row[0] for row in conn.execute(exact, (vector,)).fetchall()} for vector in query_vectors]
         for vector in query_vectors[:20]:
-            conn.execute(hnsw, (vector,)).fetchall()
+            conn.execute(RAW_HNSW, (vector,)).fetchall()
         for vector, truth in zip(query_vectors, truths, strict=True):
             start = time.perf_counter()
-            approximate = {row[0] for row in conn.execute(hnsw, (vector,)).fetchall()}
+            approximate = {row[0] for row in conn.execute(RAW_HNSW, (vector,)).fetchall()}
             latencies.append((time.perf_counter() - start) * 1000)
             recalls.append(len(approximate & truth) / 10)
     return statistics.mean(recalls), latencies
@@ -266,19 +277,16 @@ def sequential_baseline(
     ~10 ms of idling runs slower than back to back (the raw HNSW query at 10,000 Genes: 2.9-3.2 ms
     against 1.7-2.0; docs/benchmarks.md). This baseline pays that as a request does.
     """
-    hnsw = "SELECT id FROM gene_versions WHERE valid_to IS NULL ORDER BY embedding <=> %s LIMIT 10"
     totals, queries = [], []
-    with psycopg.connect(conninfo(url), autocommit=True) as conn:
-        register_vector(conn)
-        conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
-        conn.execute("SET random_page_cost = 1.1")
-        for warm, text in enumerate(list(texts[:10]) + list(texts)):
+    with raw_connection(url, ef_search) as conn:
+        warmup = list(texts[:10])
+        for number, text in enumerate(warmup + list(texts)):
             start = time.perf_counter()
             vector = embedder.encode([text])[0]
             encoded = time.perf_counter()
-            conn.execute(hnsw, (vector,)).fetchall()
+            conn.execute(RAW_HNSW, (vector,)).fetchall()
             end = time.perf_counter()
-            if warm >= 10:
+            if number >= len(warmup):
                 totals.append((end - start) * 1000)
                 queries.append((end - encoded) * 1000)
     return totals, queries
