@@ -28,8 +28,12 @@ With `--evaluate`, the stock model (as served: the configured backend) is collec
 are compared on the test split: dense cosine MRR@10 and hybrid MRR@10, with the committed fusion
 weights and with weights refitted on train for each model's own features.
 
-    python bench/finetune.py --out DIR [--epochs 1] [--evaluate] [--cache /tmp/c.pickle]
+    python bench/finetune.py --out DIR [--epochs 1] [--evaluate] [--cache /tmp/c.pickle] [--distractors 10000]
     make finetune                      # the same, into ~/.genebank/minilm-genebank (FINETUNE_DIR)
+
+With --distractors N, both models (or the fine-tuned one alone, without --evaluate) are also run over the
+corpus plus N generated distractor Genes, as bench/search_quality.py --distractors N runs the stock model,
+and their drop is printed.
 
 With --cache, the stock model's collection is the pickle search_fit.py and search_quality.py use (so
 the stock figures are theirs), and the fine-tuned model's is cached beside it (<cache>.ft-<fingerprint>).
@@ -232,6 +236,37 @@ def report(label: str, asked: list[Asked]) -> dict[str, float]:
     return figures
 
 
+def crowded(
+    count: int,
+    models: dict[str, SentenceTransformerEmbedder | None],
+    caches: dict[str, Path | None],
+    plain: dict[str, list[Asked]],
+    fusions: dict[str, FusionModel],
+) -> None:
+    """Each model again over the corpus plus `count` distractors (search_features.distractors, as
+    bench/search_quality.py --distractors publishes them): test-split MRR@10 plain, crowded, and the
+    drop, each model ranked by its own fusion (the stock model's committed one, the fine-tuned model's
+    fitted on its train split). Collections are cached beside the plain ones (<cache>.d<N>)."""
+    print(
+        f"\nwith {count:,} distractor Genes (test split, MRR@10 all / hard; target: hybrid drops by <= 0.03):"
+    )
+    print(f"  {'model':<12}{'':<8}{'plain':>16}{'crowded':>16}{'drop':>16}")
+    for label, embedder in models.items():
+        cache = caches[label]
+        start = time.perf_counter()
+        asked = collected(cache.with_name(f"{cache.name}.d{count}") if cache else None, count, embedder)
+        print(f"  (collected with the {label} model in {time.perf_counter() - start:.0f} s)", flush=True)
+        for ranker, rank in (("dense", lambda a: a.dense), ("hybrid", by_model(fusions[label]))):
+            figures = []
+            for queries in (plain[label], asked):
+                test = [a for a in queries if a.split == "test" and not a.negative]
+                hard = [a for a in test if SUBSETS["hard"](a)]
+                figures.append((mrr(test, rank), mrr(hard, rank)))
+            (p, ph), (c, ch) = figures
+            cells = f"{p:>9.3f} /{ph:>5.3f}{c:>9.3f} /{ch:>5.3f}{p - c:>+9.3f} /{ph - ch:>+6.3f}"
+            print(f"  {label:<12}{ranker:<8}{cells}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -248,6 +283,14 @@ def main() -> None:
     )
     parser.add_argument("--evaluate", action="store_true", help="compare with the stock model on test")
     parser.add_argument("--cache", type=Path, help="prefix of the two collections' pickles")
+    parser.add_argument(
+        "--distractors",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also publish N generated distractor Genes beside the corpus (search_quality.py's crowded"
+        " run) and report each model's MRR@10 plain and crowded, each with its own fusion",
+    )
     args = parser.parse_args()
     out = args.out.expanduser().resolve()
     manifest_path = out / MANIFEST_FILE
@@ -265,6 +308,7 @@ def main() -> None:
     if args.evaluate:
         models = {"stock": None, **models}
     results = {}
+    caches: dict[str, Path | None] = {}
     for label, embedder in models.items():
         cache = None
         if args.cache:
@@ -277,6 +321,7 @@ def main() -> None:
         asked = collected(cache, embedder=embedder)
         print(f"collected with the {label} model in {time.perf_counter() - start:.0f} s", flush=True)
         results[label] = asked
+        caches[label] = cache
     # The fine-tuned model's own fusion: fitted and thresholded on the train split only.
     train_set = [a for a in results["fine-tuned"] if a.split == "train"]
     fusion = choose_thresholds(train_set, fit(train_set))
@@ -293,6 +338,9 @@ def main() -> None:
     print(f"\n{out} is servable: GENEBANK_EMBEDDING_MODEL_DIR={out}, then `genebank reembed`")
     print(f"  name {tuned.name}; thresholds found >= {fusion.found}, low >= {fusion.low}")
     print("  held-out (test split): " + ", ".join(f"{k} {v}" for k, v in figures.items()))
+    if args.distractors:
+        fusions = {"stock": fitted_model(), "fine-tuned": fusion}
+        crowded(args.distractors, models, caches, results, fusions)
     if not args.evaluate:
         return
     names = ["dense", "dense hard", "hybrid", "hybrid hard", "hybrid refit", "hybrid refit hard"]
