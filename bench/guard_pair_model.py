@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from cross_encoder import train_cross_encoder  # noqa: E402
 from guard_dedup import PAIRS, choose, roc_auc, scores  # noqa: E402
 
 from app.embeddings.base import bundled_model_dir  # noqa: E402
@@ -78,42 +79,16 @@ def main() -> None:
     examples = [(p["a"], p["b"], float(p["same"])) for p in fit] + [
         (p["b"], p["a"], float(p["same"])) for p in fit
     ]
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
-    steps = args.epochs * -(-len(examples) // BATCH)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min(1.0, s / (0.1 * steps)) * max(0.0, (steps - s) / steps)
+    train_seconds = train_cross_encoder(
+        model,
+        tokenizer,
+        examples,
+        epochs=args.epochs,
+        lr=args.lr,
+        seed=args.seed,
+        batch=BATCH,
+        max_length=128,
     )
-    rng = np.random.default_rng(args.seed)
-    started = time.monotonic()
-    model.train()
-    for epoch in range(args.epochs):
-        total = 0.0
-        order = rng.permutation(len(examples))
-        for start in range(0, len(examples), BATCH):
-            batch = [examples[j] for j in order[start : start + BATCH]]
-            encoded = tokenizer(
-                [b[0] for b in batch],
-                [b[1] for b in batch],
-                padding=True,
-                truncation=True,
-                max_length=128,
-                return_tensors="pt",
-            )
-            logits = model(**encoded).logits.squeeze(-1)
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                logits, torch.tensor([b[2] for b in batch])
-            )
-            loss.backward()
-            optimizer.step()
-            schedule.step()
-            optimizer.zero_grad()
-            total += float(loss) * len(batch)
-        print(
-            f"  epoch {epoch + 1}: loss {total / len(examples):.4f} ({time.monotonic() - started:.0f} s)",
-            flush=True,
-        )
-    train_seconds = time.monotonic() - started
-    model.eval()
 
     def score(rows: list[dict[str, Any]]) -> np.ndarray:
         out: list[float] = []

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from cross_encoder import train_cross_encoder
 from search_features import Asked, collected, distractors, load
 from search_quality import SUBSETS
 
@@ -92,48 +92,6 @@ def mrr(rescored: list[list[tuple[Any, float, float]]], order: Any) -> float:
     return total / max(1, len(rescored))
 
 
-def train(model: Any, tokenizer: Any, args: argparse.Namespace) -> None:
-    import torch
-
-    examples = training_pairs(args.seed)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
-    steps = args.epochs * -(-len(examples) // BATCH)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min(1.0, s / (0.1 * steps)) * max(0.0, (steps - s) / steps)
-    )
-    rng = np.random.default_rng(args.seed)
-    print(f"{len(examples)} training pairs (train split), {steps} steps of {BATCH}", flush=True)
-    started = time.monotonic()
-    model.train()
-    for epoch in range(args.epochs):
-        total = 0.0
-        order = rng.permutation(len(examples))
-        for start in range(0, len(examples), BATCH):
-            batch = [examples[j] for j in order[start : start + BATCH]]
-            encoded = tokenizer(
-                [b[0] for b in batch],
-                [b[1] for b in batch],
-                padding=True,
-                truncation=True,
-                max_length=TOKENS,
-                return_tensors="pt",
-            )
-            logits = model(**encoded).logits.squeeze(-1)
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                logits, torch.tensor([b[2] for b in batch])
-            )
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            schedule.step()
-            optimizer.zero_grad()
-            total += float(loss) * len(batch)
-        print(
-            f"  epoch {epoch + 1}: loss {total / len(examples):.4f} ({time.monotonic() - started:.0f} s)",
-            flush=True,
-        )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -166,7 +124,19 @@ def main() -> None:
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     model = AutoModelForSequenceClassification.from_pretrained(model_dir, num_labels=1)
     if args.model is None:
-        train(model, tokenizer, args)
+        examples = training_pairs(args.seed)
+        print(f"{len(examples)} training pairs (train split), batches of {BATCH}", flush=True)
+        train_cross_encoder(
+            model,
+            tokenizer,
+            examples,
+            epochs=args.epochs,
+            lr=args.lr,
+            seed=args.seed,
+            batch=BATCH,
+            max_length=TOKENS,
+            clip=1.0,
+        )
         if args.out:
             model.save_pretrained(args.out)
             tokenizer.save_pretrained(args.out)
