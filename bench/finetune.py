@@ -33,7 +33,7 @@ weights and with weights refitted on train for each model's own features.
 
 With --distractors N, both models (or the fine-tuned one alone, without --evaluate) are also run over the
 corpus plus N generated distractor Genes, as bench/search_quality.py --distractors N runs the stock model,
-and their drop is printed.
+and their drop is printed; `--crowd coherent` takes whole generated Genes instead of spliced ones.
 
 With --cache, the stock model's collection is the pickle search_fit.py and search_quality.py use (so
 the stock figures are theirs), and the fine-tuned model's is cached beside it (<cache>.ft-<fingerprint>).
@@ -50,9 +50,11 @@ from pathlib import Path
 from typing import Any
 
 from search_features import (
+    CROWDS,
     Asked,
     choose_thresholds,
     collected,
+    crowd_cache,
     fit,
     load,
     probabilities,
@@ -242,19 +244,21 @@ def crowded(
     caches: dict[str, Path | None],
     plain: dict[str, list[Asked]],
     fusions: dict[str, FusionModel],
+    kind: str = "spliced",
 ) -> None:
-    """Each model again over the corpus plus `count` distractors (search_features.distractors, as
-    bench/search_quality.py --distractors publishes them): test-split MRR@10 plain, crowded, and the
-    drop, each model ranked by its own fusion (the stock model's committed one, the fine-tuned model's
-    fitted on its train split). Collections are cached beside the plain ones (<cache>.d<N>)."""
+    """Each model again over the corpus plus `count` generated Genes (search_features.crowd of `kind`, as
+    bench/search_quality.py --distractors --crowd publishes them): test-split MRR@10 plain, crowded, and
+    the drop, each model ranked by its own fusion (the stock model's committed one, the fine-tuned
+    model's fitted on its train split). Collections are cached beside the plain ones (crowd_cache)."""
     print(
-        f"\nwith {count:,} distractor Genes (test split, MRR@10 all / hard; target: hybrid drops by <= 0.03):"
+        f"\nwith {count:,} {kind} distractor Genes (test split, MRR@10 all / hard; target: hybrid drops"
+        " by <= 0.03):"
     )
     print(f"  {'model':<12}{'':<8}{'plain':>16}{'crowded':>16}{'drop':>16}")
     for label, embedder in models.items():
         cache = caches[label]
         start = time.perf_counter()
-        asked = collected(cache.with_name(f"{cache.name}.d{count}") if cache else None, count, embedder)
+        asked = collected(crowd_cache(cache, count, kind), count, embedder, kind)
         print(f"  (collected with the {label} model in {time.perf_counter() - start:.0f} s)", flush=True)
         for ranker, rank in (("dense", lambda a: a.dense), ("hybrid", by_model(fusions[label]))):
             figures = []
@@ -290,6 +294,9 @@ def main() -> None:
         metavar="N",
         help="also publish N generated distractor Genes beside the corpus (search_quality.py's crowded"
         " run) and report each model's MRR@10 plain and crowded, each with its own fusion",
+    )
+    parser.add_argument(
+        "--crowd", choices=CROWDS, default="spliced", help="which generated Genes (default: spliced)"
     )
     args = parser.parse_args()
     out = args.out.expanduser().resolve()
@@ -340,7 +347,7 @@ def main() -> None:
     print("  held-out (test split): " + ", ".join(f"{k} {v}" for k, v in figures.items()))
     if args.distractors:
         fusions = {"stock": fitted_model(), "fine-tuned": fusion}
-        crowded(args.distractors, models, caches, results, fusions)
+        crowded(args.distractors, models, caches, results, fusions, args.crowd)
     if not args.evaluate:
         return
     names = ["dense", "dense hard", "hybrid", "hybrid hard", "hybrid refit", "hybrid refit hard"]

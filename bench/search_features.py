@@ -148,7 +148,9 @@ async def publish(
                     await one(payload)
 
             await asyncio.gather(*(gated(p) for p in extra))
-            print(f"published {len(extra)} distractors in {time.perf_counter() - start:.0f} s", flush=True)
+            print(
+                f"published {len(extra)} generated Genes in {time.perf_counter() - start:.0f} s", flush=True
+            )
         if refused:
             print(f"{len(refused)} Genes refused by publish:", *refused[:20], sep="\n  ")
     finally:
@@ -261,13 +263,41 @@ def collect_all(
     return asyncio.run(collect(url, settings, embeddings, extra))
 
 
+CROWDS = ("spliced", "coherent")
+
+
+def crowd(count: int, kind: str = "spliced") -> list[dict[str, Any]]:
+    """`count` generated Genes to crowd the labelled corpus with: `spliced`, halves of labelled Genes
+    (`distractors`), or `coherent`, whole Genes on problems the corpus does not hold (data/crowd)."""
+    if kind == "spliced":
+        return distractors(count)
+    if kind == "coherent":
+        import sys
+
+        sys.path.insert(0, str(DATA))
+        from crowd import generate  # bench/data/crowd
+
+        return generate(count)
+    raise ValueError(f"unknown crowd {kind!r}: one of {', '.join(CROWDS)}")
+
+
+def crowd_cache(cache: Path | None, count: int, kind: str = "spliced") -> Path | None:
+    """Where a crowded collection is cached beside the plain one: <cache>.d<N> (spliced), .c<N> (coherent)."""
+    return cache.with_name(f"{cache.name}.{'d' if kind == 'spliced' else 'c'}{count}") if cache else None
+
+
+def is_generated(gene_id: str) -> bool:
+    return gene_id.startswith(("distractor_", "crowd_"))
+
+
 def collected(
-    cache: Path | None, distractors_count: int = 0, embedder: Embedder | None = None
+    cache: Path | None, distractors_count: int = 0, embedder: Embedder | None = None, kind: str = "spliced"
 ) -> list[Asked]:
     """Collect in a scratch database, or reuse a pickle of a previous collection (features do not depend
     on the weights, so one collection serves fitting and evaluation). With `distractors_count`, that many
-    generated Genes (`distractors`) are published beside the labelled corpus. `embedder` replaces the
-    configured one (bench/finetune.py: a fine-tuned model embeds the corpus, task keys and queries)."""
+    generated Genes (`crowd` of that `kind`) are published beside the labelled corpus. `embedder`
+    replaces the configured one (bench/finetune.py: a fine-tuned model embeds the corpus, task keys and
+    queries)."""
     if cache is not None and cache.exists():
         with cache.open("rb") as handle:
             loaded: list[Asked] = pickle.load(handle)
@@ -281,7 +311,7 @@ def collected(
         settings = Settings(database_url=url)
         embeddings = EmbeddingService(embedder or load_embedder(settings))
         try:
-            extra = distractors(distractors_count) if distractors_count else None
+            extra = crowd(distractors_count, kind) if distractors_count else None
             asked = collect_all(settings, embeddings, url, extra)
         finally:
             embeddings.close()

@@ -14,11 +14,15 @@ fitted on `train` by bench/search_fit.py), prints:
 - with `--distractors N`: the same queries again over the labelled corpus plus N generated distractor
   Genes (search_features.distractors: each splices a labelled Gene with another problem's Gene of its
   family, field by field), published through GeneService.publish like any Gene; MRR@10 of every
-  retriever plain and with distractors, and the drop (target: hybrid drops by <= 0.03).
+  retriever plain and with distractors, and the drop (target: hybrid drops by <= 0.03). With
+  `--crowd coherent` the N Genes are whole ones instead (bench/data/crowd: hand-written problems of the
+  four families that the labelled corpus does not hold, each filled in with many concrete settings).
 
     python bench/search_quality.py [--cache /tmp/search-candidates.pickle] [--distractors 10000]
+        [--crowd spliced|coherent]
 
-With --cache and --distractors, the distractor collection is cached beside it (<cache>.d<N>).
+With --cache and --distractors, the crowded collection is cached beside it (<cache>.d<N> for the
+spliced crowd, <cache>.c<N> for the coherent one).
 """
 
 from __future__ import annotations
@@ -29,10 +33,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from search_features import (
+    CROWDS,
     Asked,
     choose_thresholds,
     collected,
+    crowd_cache,
     fit,
+    is_generated,
     probabilities,
     reliability,
     right_gene_absent,
@@ -91,6 +98,9 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="reuse (or write) the collected candidates here")
     parser.add_argument(
         "--distractors", type=int, default=0, metavar="N", help="also run with N generated distractor Genes"
+    )
+    parser.add_argument(
+        "--crowd", choices=CROWDS, default="spliced", help="which generated Genes (default: spliced)"
     )
     args = parser.parse_args()
     asked = collected(args.cache)
@@ -198,12 +208,13 @@ def main() -> None:
         )
 
     if args.distractors:
-        cache = args.cache.with_name(f"{args.cache.name}.d{args.distractors}") if args.cache else None
-        crowded = collected(cache, args.distractors)
+        crowded = collected(
+            crowd_cache(args.cache, args.distractors, args.crowd), args.distractors, kind=args.crowd
+        )
         crowded_test = [a for a in crowded if a.split == "test" and not a.negative]
         crowded_unrelated = [a for a in crowded if a.split == "test" and a.negative]
         assert [a.id for a in crowded_test] == [a.id for a in test]
-        print(f"\nwith {args.distractors:,} distractor Genes (test split, MRR@10):")
+        print(f"\nwith {args.distractors:,} {args.crowd} distractor Genes (test split, MRR@10):")
         print(f"  {'':<13}" + "".join(f"{name:>12}" for name in SUBSETS) + f"{'recall@5':>10}")
         for mode, rank in modes.items():
             row = {name: mrr([a for a in crowded_test if keep(a)], rank) for name, keep in SUBSETS.items()}
@@ -221,9 +232,7 @@ def main() -> None:
                     f"{b} {got.count(b) / len(got):.1%}" for b in ("found", "low_confidence", "no_match")
                 )
             )
-        distracted = sum(
-            1 for a in crowded_test if (top := by_model(model)(a)[:1]) and top[0].startswith("distractor_")
-        )
+        distracted = sum(1 for a in crowded_test if (top := by_model(model)(a)[:1]) and is_generated(top[0]))
         print(f"  a distractor ranked first on {distracted} of {len(crowded_test)} test queries")
 
 
