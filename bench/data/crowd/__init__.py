@@ -120,29 +120,27 @@ def generate(count: int, seed: int = 17) -> list[dict[str, Any]]:
     """`count` payloads: each family in turn, and within a family its problems in turn, each problem's
     combinations in a seeded random order (so a smaller crowd spreads over every problem)."""
     rng = random.Random(seed)
-    queues: dict[str, list[list[dict[str, str]]]] = {}
+    queues: dict[str, list[tuple[Problem, list[dict[str, str]]]]] = {}
     for family, listed in problems().items():
         queues[family] = []
         for problem in listed:
             combos = combinations(problem)
             rng.shuffle(combos)
-            queues[family].append(combos)
-    by_slug = {(f, p.slug): p for f, listed in problems().items() for p in listed}
+            queues[family].append((problem, combos))
     out: list[dict[str, Any]] = []
-    taken = {family: 0 for family in FAMILIES}
-    rounds = {family: itertools.cycle(range(len(queues[family]))) for family in FAMILIES}
-    slugs = {family: [p.slug for p in problems()[family]] for family in FAMILIES}
+    taken = dict.fromkeys(FAMILIES, 0)
+    cursor = dict.fromkeys(FAMILIES, 0)  # the problem each family takes its next Gene from
     while len(out) < count:
         progressed = False
         for family in FAMILIES:
             if len(out) >= count:
                 break
-            for _ in range(len(queues[family])):
-                i = next(rounds[family])
-                if queues[family][i]:
-                    values = queues[family][i].pop()
-                    problem = by_slug[(family, slugs[family][i])]
-                    out.append(gene(family, problem, values, taken[family], rng))
+            queue = queues[family]
+            for _ in range(len(queue)):
+                problem, combos = queue[cursor[family]]
+                cursor[family] = (cursor[family] + 1) % len(queue)
+                if combos:
+                    out.append(gene(family, problem, combos.pop(), taken[family], rng))
                     taken[family] += 1
                     progressed = True
                     break
