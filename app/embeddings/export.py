@@ -14,12 +14,18 @@ the reference vectors (cosine ≥ 0.9999 against sentence-transformers); int8 us
 per-channel quantization of the weights. The feed-forward output projections stay fp32: quantizing
 them too cost the most accuracy (minimum cosine 0.983 instead of 0.994 on the corpus sample) for
 little speed.
+
+`python -m app.embeddings.export MODELS_DIR --cross-encoder DIR` exports the guard-pair cross-encoder
+of GENEBANK_GUARD_MODEL_DIR (app/evolution/pair_model.py) instead: its one logit per pair, as
+`guard-pair+<fingerprint>.onnx`.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any, cast
@@ -35,6 +41,22 @@ _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 def _temporary(target: Path) -> Path:
     # Per process: two first starts sharing a models directory must not write the same file.
     return target.with_name(f"{target.name}.{os.getpid()}.tmp")
+
+
+def export_in_child(models_dir: Path, arguments: list[str], target: Path, what: str) -> None:
+    """Run this module in a child process (`python -m app.embeddings.export MODELS_DIR ARGUMENTS`),
+    so the caller never imports torch; raises RuntimeError when `target` is not written."""
+    import app
+
+    models_dir.mkdir(parents=True, exist_ok=True)
+    # The child finds this very `app` package whether it is installed or on PYTHONPATH only.
+    root = str(Path(app.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    command = [sys.executable, "-m", "app.embeddings.export", str(models_dir), *arguments]
+    # This interpreter, this module, directory paths: no shell, nothing from a request.
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)  # noqa: S603
+    if done.returncode != 0 or not target.exists():
+        raise RuntimeError(f"exporting {what} failed ({done.returncode}): {done.stderr[-2000:]}")
 
 
 def export_fp32(target: Path, source: EmbeddingModel | None = None) -> None:
@@ -77,6 +99,61 @@ def export_fp32(target: Path, source: EmbeddingModel | None = None) -> None:
     os.replace(tmp, target)
 
 
+def export_cross_encoder(directory: Path, target: Path) -> None:
+    """A one-logit sequence classifier (bench/guard_pair_model.py's cross-encoder) as ONNX: inputs as
+    the embedding model's, output `logit`, one per pair."""
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    model = AutoModelForSequenceClassification.from_pretrained(str(directory)).eval()
+    tokenizer = AutoTokenizer.from_pretrained(str(directory))
+
+    class Logit(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
+            return self.model(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).logits.squeeze(-1)
+
+    sample = tokenizer(
+        ["an example", "a second one"],
+        ["its pair", "a longer pair than the first"],
+        padding=True,
+        return_tensors="pt",
+    )
+    axes = {name: {0: "batch", 1: "tokens"} for name in _INPUTS}
+    tmp = _temporary(target)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            Logit().eval(),
+            tuple(sample[name] for name in _INPUTS),
+            str(tmp),
+            input_names=list(_INPUTS),
+            output_names=["logit"],
+            dynamic_axes={**axes, "logit": {0: "batch"}},
+            opset_version=17,
+            dynamo=False,
+        )
+    os.replace(tmp, target)
+
+
+def export_guard_model(models_dir: Path, directory: Path) -> Path:
+    """The ONNX file of the guard-pair model in `directory` (GENEBANK_GUARD_MODEL_DIR), exported into
+    `models_dir` unless it is there already."""
+    from app.evolution.pair_model import guard_pair_spec
+
+    spec = guard_pair_spec(directory)
+    target = models_dir / spec.onnx_file
+    if not target.exists():
+        models_dir.mkdir(parents=True, exist_ok=True)
+        export_cross_encoder(spec.directory, target)
+    return target
+
+
 def quantize_int8(fp32: Path, target: Path) -> None:
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -115,7 +192,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("models_dir", type=Path)
     parser.add_argument("--int8", action="store_true", help="also write the int8 model")
     parser.add_argument("--model-dir", type=Path, help="a fine-tuned model (default: the stock one)")
+    parser.add_argument("--cross-encoder", type=Path, help="export this guard-pair cross-encoder instead")
     args = parser.parse_args(argv)
+    if args.cross_encoder is not None:
+        export_guard_model(args.models_dir, args.cross_encoder)
+        return
     export(args.models_dir, int8=args.int8, model_dir=args.model_dir)
 
 

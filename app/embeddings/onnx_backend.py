@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import logging
 import os
-import subprocess
-import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,8 +28,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-import app
 from app.embeddings.base import EMBEDDING_DIM, MAX_TOKENS, Vectors
+from app.embeddings.export import export_in_child
 from app.embeddings.model import EmbeddingModel, embedding_model
 
 log = logging.getLogger(__name__)
@@ -46,18 +44,10 @@ def ensure_model(models_dir: Path, quantized: bool, model: EmbeddingModel | None
     target = models_dir / model.onnx_file(quantized)
     if target.exists():
         return target
-    models_dir.mkdir(parents=True, exist_ok=True)
     log.info("exporting the embedding model to ONNX in %s (once, in a child process)", models_dir)
-    # The child finds this very `app` package whether it is installed or on PYTHONPATH only.
-    root = str(Path(app.__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "app.embeddings.export", str(models_dir)]
-    command += ["--int8"] if quantized else []
-    command += [] if model.stock else ["--model-dir", str(model.directory)]
-    # This interpreter, this module, a directory path: no shell, nothing from a request.
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)  # noqa: S603
-    if done.returncode != 0 or not target.exists():
-        raise RuntimeError(f"exporting the embedding model failed ({done.returncode}): {done.stderr[-2000:]}")
+    arguments = ["--int8"] if quantized else []
+    arguments += [] if model.stock else ["--model-dir", str(model.directory)]
+    export_in_child(models_dir, arguments, target, "the embedding model")
     return target
 
 
