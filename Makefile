@@ -9,8 +9,10 @@ TORCH_FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels,)
 PYTEST_ARGS ?=
 # Where `make finetune` writes the fine-tuned embedding model (GENEBANK_EMBEDDING_MODEL_DIR).
 FINETUNE_DIR ?= $(HOME)/.genebank/minilm-genebank
+# Where `make guard-model` writes the guard-pair cross-encoder (GENEBANK_GUARD_MODEL_DIR).
+GUARD_MODEL_DIR ?= $(HOME)/.genebank/guard-model
 
-.PHONY: install run test lint format demo worker bench finetune clean
+.PHONY: install run test lint format demo worker bench finetune guard-model clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +48,9 @@ bench: install
 
 finetune: install  ## fine-tune the embedding model on bench/data into FINETUNE_DIR (~30 CPU-minutes)
 	PYTHONPATH=. $(BIN)/python bench/finetune.py --out "$(FINETUNE_DIR)"
+
+guard-model: install  ## train the guard-pair cross-encoder into GUARD_MODEL_DIR (~30 minutes on 2 cores)
+	PYTHONPATH=. $(BIN)/python bench/guard_pair_model.py --epochs 3 --threads 2 --out "$(GUARD_MODEL_DIR)"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -328,11 +328,12 @@ def export_model(
     """Export the embedding model to ONNX in GENEBANK_MODELS_DIR (default <data dir>/models), once.
 
     The model is GENEBANK_EMBEDDING_MODEL_DIR's when set (a fine-tune, exported under a file name of
-    its own beside the stock model's). The Docker image runs this at build time, so a container never
-    exports (nor falls back to torch) when it starts. An existing export is kept.
+    its own beside the stock model's), and GENEBANK_GUARD_MODEL_DIR's guard-pair cross-encoder when
+    set. The Docker image runs this at build time, so a container never exports (nor falls back to
+    torch) when it starts. An existing export is kept.
     """
     # A one-shot command, not a server: it exports in its own process (torch is gone when it exits).
-    from app.embeddings.export import export
+    from app.embeddings.export import export, export_guard_model
 
     settings = Settings()
     _configure_logging(settings)
@@ -341,6 +342,8 @@ def export_model(
     with_int8 = int8 or settings.embedding_backend == "onnx-int8"
     try:
         written = export(target, int8=with_int8, model_dir=settings.embedding_model_dir)
+        if settings.guard_model_dir is not None:
+            written.append(export_guard_model(target, settings.guard_model_dir))
     except OSError as error:
         typer.echo(f"error: cannot write the ONNX model in {target}: {error.strerror or error}", err=True)
         raise typer.Exit(1) from None

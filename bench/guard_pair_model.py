@@ -13,8 +13,11 @@ needs torch, so it runs only here, never in a serving or worker process.
 
     python bench/guard_pair_model.py [--epochs 3] [--threads 1] [--lr 8e-5] [--out DIR]
 
---out DIR saves the fine-tuned model, its tokenizer, its threshold (threshold.json) and the
-validation and test probabilities (scores.json).
+--out DIR saves the fine-tuned model and its tokenizer with the manifest the worker serves it by
+(`genebank-guard-model.json`: the fingerprint of the weights, the threshold chosen on validation, how
+it was trained and what it scored), and the validation and test probabilities (scores.json). Point
+GENEBANK_GUARD_MODEL_DIR at DIR to have the worker decide merges with it (`make guard-model` writes
+one into ~/.genebank/guard-model); app/evolution/pair_model.py runs it with onnxruntime.
 """
 
 from __future__ import annotations
@@ -36,9 +39,30 @@ from cross_encoder import train_cross_encoder  # noqa: E402
 from guard_dedup import PAIRS, choose, roc_auc, scores  # noqa: E402
 
 from app.embeddings.base import bundled_model_dir  # noqa: E402
+from app.embeddings.model import weights_fingerprint  # noqa: E402
+from app.evolution.pair_model import KIND, MANIFEST_FILE  # noqa: E402
 
 VALIDATION_SHARE = 0.2
 BATCH = 16
+
+
+def new_model() -> tuple[Any, Any]:
+    """The local all-MiniLM-L6-v2 weights with a fresh one-logit head, and their tokenizer."""
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    model_dir = bundled_model_dir()
+    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    return AutoModelForSequenceClassification.from_pretrained(model_dir, num_labels=1), tokenizer
+
+
+def package(out: Path, model: Any, tokenizer: Any, threshold: float, details: dict[str, Any]) -> Path:
+    """Save the model where GENEBANK_GUARD_MODEL_DIR can serve it: weights, tokenizer, manifest."""
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    manifest = {"kind": KIND, "fingerprint": weights_fingerprint(out), "threshold": threshold, **details}
+    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
+    return out
 
 
 def main() -> None:
@@ -54,7 +78,6 @@ def main() -> None:
     args = parser.parse_args()
 
     import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -73,9 +96,7 @@ def main() -> None:
         f"test {len(test)}"
     )
 
-    model_dir = bundled_model_dir()
-    tokenizer = AutoTokenizer.from_pretrained(model_dir)
-    model = AutoModelForSequenceClassification.from_pretrained(model_dir, num_labels=1)
+    model, tokenizer = new_model()
     examples = [(p["a"], p["b"], float(p["same"])) for p in fit] + [
         (p["b"], p["a"], float(p["same"])) for p in fit
     ]
@@ -115,19 +136,19 @@ def main() -> None:
     v_prob = score(validation)
     v_labels, v_near = arrays(validation)
     threshold = choose(v_prob, v_labels, v_near, args.max_near_miss)
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        model.save_pretrained(args.out)
-        tokenizer.save_pretrained(args.out)
-        (args.out / "threshold.json").write_text(
-            json.dumps({"threshold": threshold, "max_near_miss": args.max_near_miss, "seed": args.seed})
-        )
     started = time.monotonic()
     t_prob = score(test)
     per_pair_ms = (time.monotonic() - started) * 1000 / len(test) / 2
     t_labels, t_near = arrays(test)
     hard = t_labels | t_near
     if args.out is not None:
+        precision, recall, f1, near_merged = scores(t_prob >= threshold, t_labels, t_near)
+        details = {
+            "max_near_miss": args.max_near_miss,
+            "trained": {"epochs": args.epochs, "lr": args.lr, "seed": args.seed, "pairs": len(fit)},
+            "test": {"precision": precision, "recall": recall, "f1": f1, "near_misses_merged": near_merged},
+        }
+        package(args.out, model, tokenizer, threshold, details)
         (args.out / "scores.json").write_text(
             json.dumps({"validation": v_prob.round(5).tolist(), "test": t_prob.round(5).tolist()})
         )

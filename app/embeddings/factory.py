@@ -14,14 +14,18 @@ log = logging.getLogger(__name__)
 
 
 def served_model(settings: Settings) -> EmbeddingModel:
-    """The configured model, checked: its weights exist and, for a fine-tune, so does its fusion.json.
+    """The configured model, checked: its weights exist and, for a fine-tune, so does its fusion.json;
+    so does the guard-pair model's manifest when GENEBANK_GUARD_MODEL_DIR is set.
 
-    Raises ModelUnavailable with the directory and the fix; `genebank serve` and the lifespan call it
-    before the database starts."""
+    Raises ModelUnavailable with the directory and the fix; `genebank serve`, the worker and the
+    lifespan call it before the database starts."""
+    from app.evolution.pair_model import guard_pair_spec
     from app.search.fusion import fitted_model
 
     model = embedding_model(settings.embedding_model_dir)
     fitted_model(settings.embedding_model_dir)
+    if settings.guard_model_dir is not None:
+        guard_pair_spec(settings.guard_model_dir)
     return model
 
 

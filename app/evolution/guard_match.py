@@ -29,6 +29,10 @@ numpy is used. The threshold is the one that keeps near-misses merged at most 5 
 split, with the best F1 there. `candidate_floor` is the lowest cosine at which the model can still
 say "same": guards below it are not even scored (and the dropped guards the ledger loads are those
 within it).
+
+With GENEBANK_GUARD_MODEL_DIR set, a fine-tuned cross-encoder (app/evolution/pair_model.py) gives the
+probability instead, against its own threshold (`with_pair_model`). The candidate floor, the
+remedy-only rule and the failure-key rule (`logistic`) stay the logistic model's.
 """
 
 from __future__ import annotations
@@ -36,14 +40,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from app.evolution.extraction import NO_CAUSE_RULES
+
+if TYPE_CHECKING:
+    from app.evolution.pair_model import GuardPairModel
 
 WEIGHTS_PATH = Path(__file__).with_name("guard_match.json")
 
@@ -283,7 +291,8 @@ def no_cause(text: str) -> bool:
 
 @dataclass(frozen=True)
 class GuardMatcher:
-    """The fitted model: standardized features, logistic weights, a decision threshold."""
+    """The fitted model: standardized features, logistic weights, a decision threshold; and, when
+    served, the cross-encoder that replaces its probability (`threshold` is then the cross-encoder's)."""
 
     mean: Vector
     scale: Vector
@@ -292,6 +301,15 @@ class GuardMatcher:
     threshold: float
     candidate_floor: float
     remedy_only_threshold: float
+    pair_model: GuardPairModel | None = None
+
+    def with_pair_model(self, model: GuardPairModel) -> GuardMatcher:
+        """This matcher deciding by `model`'s probability at `model`'s threshold."""
+        return replace(self, pair_model=model, threshold=model.threshold)
+
+    def scored_pairs(self, pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The pairs `probability` asks the cross-encoder about (a remedy-only pair it does not)."""
+        return [(a, b) for a, b in pairs if a != b and not (no_cause(a) or no_cause(b))]
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> GuardMatcher:
@@ -312,10 +330,13 @@ class GuardMatcher:
         return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
 
     def probability(self, a: str, b: str, cosine: float, clause_cosines: tuple[float, float, float]) -> float:
-        """The probability that `a` and `b` say the same; a remedy-only pair scores 1 or 0."""
+        """The probability that `a` and `b` say the same (the cross-encoder's when served); a
+        remedy-only pair scores 1 or 0."""
         if no_cause(a) or no_cause(b):
             conflict = features(a, b, cosine, clause_cosines)[FEATURES.index("error_class")] < 0
             return 1.0 if clause_cosines[1] >= self.remedy_only_threshold and not conflict else 0.0
+        if self.pair_model is not None:
+            return self.pair_model.probability(a, b)
         return float(self.probabilities(features(a, b, cosine, clause_cosines)[None, :])[0])
 
     def logistic(self, a: str, b: str, cosine: float, clause_cosines: tuple[float, float, float]) -> float:

@@ -8,6 +8,7 @@ the embeddings are computed so that the lock is held only for the database work.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from collections import OrderedDict
@@ -54,6 +55,7 @@ from app.evolution.merge import (
     plan_merge,
     plan_review,
 )
+from app.evolution.pair_model import GuardPairModel, guard_pair_spec
 from app.evolution.repository import EvolutionRepository
 from app.genes.indexing import embedding_text
 from app.genes.repository import GeneRepository
@@ -237,12 +239,24 @@ class EvolutionService:
 
     @classmethod
     def from_settings(cls, settings: Settings, *, actor: str | None = None) -> EvolutionService:
+        matcher = default_matcher()
+        if settings.guard_model_dir is not None:
+            # The cross-encoder decides instead (its session opens on the first merge, or in warm()).
+            spec = guard_pair_spec(settings.guard_model_dir)
+            matcher = matcher.with_pair_model(GuardPairModel(spec, settings.embedding_models_dir))
         return cls(
             actor=actor,
+            matcher=matcher,
             target_floor=settings.target_min_similarity,
             guard_quorum=settings.guard_quorum,
             found_min_runs=settings.found_min_runs,
         )
+
+    def warm(self) -> None:
+        """Open the guard-pair model's session now (exporting it first if needed), not on the first
+        merge; blocking: call it off the event loop."""
+        if self.matcher is not None and self.matcher.pair_model is not None:
+            self.matcher.pair_model.load()
 
     async def process(
         self, session: AsyncSession, trajectory: Trajectory, embeddings: EmbeddingService
@@ -527,13 +541,18 @@ class EvolutionService:
         pool = [(entry.text, entry.vector, entry.failure_keys) for entry in entries] + list(
             zip(job.guards, job.vectors, job.failure_keys, strict=True)
         )
-        needed: set[str] = set()
+        pairs: list[tuple[str, str]] = []
         for index, (text, vector, mine) in enumerate(
             zip(job.guards, job.vectors, job.failure_keys, strict=True)
         ):
             for other, other_vector, theirs in pool[: len(entries) + index]:
                 if other != text and (float(other_vector @ vector) >= floor or mine & theirs):
-                    needed.update((text, other))
+                    pairs.append((text, other))
+        needed = {text for pair in pairs for text in pair}
+        if self.matcher.pair_model is not None and pairs:
+            # The cross-encoder is CPU work: the candidate pairs are scored off the event loop, and
+            # plan_merge reads them from its cache.
+            await asyncio.to_thread(self.matcher.pair_model.prepare, self.matcher.scored_pairs(pairs))
         return {
             "matcher": self.matcher,
             "clause_vectors": await clause_vectors(embeddings, sorted(needed)),

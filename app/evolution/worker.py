@@ -143,6 +143,7 @@ class EvolutionWorker:
 
     async def run(self, *, drain: bool = False) -> WorkerStats:
         """Process trajectories until stop() (or, with `drain`, until none is pending)."""
+        await asyncio.to_thread(self.service.warm)
         listener = None if drain else asyncio.create_task(self._listen(), name="genebank-worker-listen")
         try:
             await asyncio.gather(*(self._slot(drain) for _ in range(self.concurrency)))
