@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -116,10 +117,7 @@ async def test_the_worker_decides_by_the_cross_encoder_at_its_threshold(
     clause_vectors = await clause_vectors_of(embeddings, [A, B])
     probability = served.probability(A, B)
     for threshold, merges in ((probability - 0.01, True), (probability + 0.01, False)):
-        spec = guard_pair_spec(model_dir)
-        model = GuardPairModel(
-            type(spec)(spec.directory, spec.fingerprint, threshold, spec.manifest), served.models_dir
-        )
+        model = GuardPairModel(replace(guard_pair_spec(model_dir), threshold=threshold), served.models_dir)
         matcher = default_matcher().with_pair_model(model)
         assert matcher.threshold == threshold and matcher.candidate_floor == default_matcher().candidate_floor
         model.prepare(matcher.scored_pairs([(B, A)]))
