@@ -16,6 +16,10 @@ Pure functions over vectors, so the rules are tested on written cases without a 
   "One query per item inside a loop is slow; …"). The floor keeps an unrelated text that happens
   to travel with the same failure (advice about another topic) from merging into it. A guard keeps
   the keys it was created with (or those of the first keyed guard merged into it).
+- Guards of two failures stay two: an incoming guard with failure keys merges by meaning (model or
+  cosine) only into a guard that has none or shares one. The same words about two failures may be
+  two lessons, and a merge across them lets one failure's extracted rule take a producer's wording
+  of the other's (served twice, its own lesson lost).
 - Guards of the Gene found to be one are folded: when an incoming guard means the same as several
   (by the rules above), the survivor (a producer's wording over an extraction, then the served one,
   then the one ranked first) takes the others' evidence, backers and failure keys, and their rows
@@ -178,7 +182,7 @@ def plan_merge(
     counted: set[int] = set()
     for text, vector in incoming:
         keys = set((failure_keys or {}).get(text, ()))
-        best, similarity, probability = _best_match(pool, text, vector, matcher, clause_vectors or {})
+        best, similarity, probability = _best_match(pool, text, vector, keys, matcher, clause_vectors or {})
         folded_into = _folded_into(plan, text)
         if folded_into is not None:
             # The same text as a guard this plan folded: the guard it became.
@@ -283,10 +287,17 @@ def _folded_into(plan: MergePlan, text: str) -> GuardEntry | None:
     return into
 
 
+def _key_compatible(keys: set[str], guard: GuardEntry) -> bool:
+    """Whether an incoming guard with failure `keys` may mean the same as `guard`: not when both are
+    known to come from failures and they share none. Two failures are two lessons, however alike
+    their words (an extracted rule of one failure taking a producer's paraphrase of another's would
+    serve the other's advice twice and lose its own)."""
+    return not (keys and guard.failure_keys) or bool(keys & guard.failure_keys)
+
+
 def _fold_compatible(a: GuardEntry, b: GuardEntry) -> bool:
-    """Two guards each known to come from failures (failure keys), never the same one, are not
-    folded: the same words about two failures may still be two lessons."""
-    return not (a.failure_keys and b.failure_keys) or bool(a.failure_keys & b.failure_keys)
+    """Two stored guards of two known failures are not folded either (`_key_compatible`)."""
+    return _key_compatible(a.failure_keys, b)
 
 
 def _foldable(guard: GuardEntry) -> bool:
@@ -363,16 +374,19 @@ def _best_match(
     pool: Sequence[GuardEntry],
     text: str,
     vector: Vector,
+    keys: set[str],
     matcher: GuardMatcher | None,
     clause_vectors: ClauseVectors,
 ) -> tuple[GuardEntry | None, float, float]:
     """The guard of `pool` `text` most likely repeats, its cosine and the model's probability
-    (1.0 for the same text; 0.0 without a model)."""
-    if not pool:
-        return None, -1.0, 0.0
+    (1.0 for the same text; 0.0 without a model). Only the same text, or a guard not known to come
+    from another failure than `keys` say (`_key_compatible`), can be it."""
     for guard in pool:
         if guard.text == text:
             return guard, 1.0, 1.0
+    pool = [guard for guard in pool if _key_compatible(keys, guard)]
+    if not pool:
+        return None, -1.0, 0.0
     similarities = np.stack([guard.vector for guard in pool]) @ vector
     if matcher is None:
         index = int(np.argmax(similarities))
@@ -410,6 +424,8 @@ def _also_same(
             continue
         if guard.text == text:
             found.append(guard)
+            continue
+        if not _key_compatible(keys, guard):
             continue
         cosine = float(guard.vector @ vector)
         if matcher is None:

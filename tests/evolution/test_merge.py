@@ -295,6 +295,42 @@ async def test_a_shared_failure_key_merges_a_paraphrase_the_model_scores_low(
     assert [g.text for g in plan.added] == [OFF_TOPIC] and plan.merged == []
 
 
+async def test_guards_of_two_failures_stay_two_however_alike(embeddings: EmbeddingService) -> None:
+    """The model merges the paraphrase, but not when each side is known to come from a failure and
+    they share none: an extracted rule of one failure would take the other's wording."""
+    matcher = default_matcher()
+    texts = [
+        "Avoid calling the live API from tests; mock the HTTP layer with respx instead",
+        "Do not hit the real API in tests: mock HTTP calls with respx",
+    ]
+    vectors = await _vectors(embeddings, texts)
+    rule = {"matcher": matcher, "clause_vectors": await clause_vectors_of(embeddings, texts)}
+    now = T0 + timedelta(hours=1)
+    other = "fedcba9876543210"
+
+    def merge(incoming_keys: set[str], text: str = texts[1]) -> tuple[list[GuardEntry], list[str]]:
+        entry = _entry(texts[0], vectors[0], 3, 0, guard_id=1)
+        entry.failure_keys = {KEY}
+        plan = plan_merge(
+            [entry],
+            [(text, vectors[texts.index(text)])],
+            now,
+            BY_OWNER,
+            failure_keys={text: incoming_keys},
+            **rule,
+        )
+        return [m.into for m in plan.merged], [g.text for g in plan.added]
+
+    for keys in (set(), {KEY}, {KEY, other}):
+        into, added = merge(keys)
+        assert added == [] and [g.id for g in into] == [1], keys
+    into, added = merge({other})
+    assert into == [] and added == [texts[1]]
+    # The same text is the same guard whatever keys it comes with.
+    into, added = merge({other}, texts[0])
+    assert added == [] and [g.id for g in into] == [1]
+
+
 async def test_guards_an_incoming_one_bridges_are_folded_into_one(embeddings: EmbeddingService) -> None:
     """Two stored guards of one warning (one was added while the other was not among the guards
     loaded): an incoming guard that means the same as both shows they are one, and they become one."""
