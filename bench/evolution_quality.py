@@ -32,7 +32,11 @@ Gene, no off-topic guard served.
     python bench/evolution_quality.py [--runs 2000] [--report-every 500] [--tasks 50] [--seed 7]
                                       [--found-min-runs 2] [--rule both|model|cosine]
                                       [--route-threshold 0.78] [--same-task 0.85] [--reworded]
-                                      [--show-wrong]
+                                      [--show-wrong] [--guard-model DIR]
+
+`--guard-model DIR` replays the model rule as the worker runs it with GENEBANK_GUARD_MODEL_DIR=DIR: the
+guard-pair cross-encoder written by bench/guard_pair_model.py decides merges (its column is then
+"cross-encoder"; the cosine-only rule is replayed beside it as before).
 
 `--reworded` gives each task three wordings (its own and two rewordings, REWORDINGS) and each run one
 of them at random: producers phrase one task differently, so "the same task" is no longer the same
@@ -51,6 +55,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from harness import ROOT, scratch_database
@@ -66,6 +71,8 @@ from app.db import create_engine, create_sessionmaker
 from app.embeddings import EmbeddingService, load_embedder
 from app.evolution.destination import ROUTE_THRESHOLD
 from app.evolution.extraction import extract_guards
+from app.evolution.guard_match import GuardMatcher, default_matcher
+from app.evolution.pair_model import GuardPairModel, guard_pair_spec
 from app.evolution.service import EvolutionService
 from app.evolution.worker import EvolutionWorker
 from app.gep.document import guards_of
@@ -556,6 +563,13 @@ async def measure(
     return report, docs
 
 
+def model_matcher(guard_model: Path | None, models_dir: Path) -> GuardMatcher:
+    """The worker's matcher: the logistic model's, or with the cross-encoder in `guard_model`."""
+    if guard_model is None:
+        return default_matcher()
+    return default_matcher().with_pair_model(GuardPairModel(guard_pair_spec(guard_model), models_dir))
+
+
 async def replay(url: str, args: argparse.Namespace, *, use_model: bool) -> list[Report]:
     settings = Settings(database_url=url)
     engine = create_engine(url, settings)
@@ -574,7 +588,7 @@ async def replay(url: str, args: argparse.Namespace, *, use_model: bool) -> list
     service = EvolutionService(
         actor="replay",
         guard_quorum=2,
-        matcher="default" if use_model else None,
+        matcher=model_matcher(args.guard_model, settings.embedding_models_dir) if use_model else None,
         found_min_runs=args.found_min_runs,
         route_threshold=args.route_threshold,
         **({"same_task": args.same_task} if args.same_task is not None else {}),
@@ -611,7 +625,7 @@ async def replay(url: str, args: argparse.Namespace, *, use_model: bool) -> list
                 show=args.show_wrong and last,
             )
             reports.append(report)
-            rule = "model " if use_model else "cosine"
+            rule = ("cross-encoder" if args.guard_model else "model ") if use_model else "cosine"
             print(
                 f"  {rule} after {report.runs:>5} runs: {report.genes:>3} Genes for {args.tasks} tasks, "
                 f"{report.served:>3} guards served ({report.wrong} wrong), precision "
@@ -667,6 +681,12 @@ def main() -> None:
         help="each run words its task one of three ways (REWORDINGS), as different producers would",
     )
     parser.add_argument(
+        "--guard-model",
+        type=Path,
+        metavar="DIR",
+        help="the model rule decides with this guard-pair cross-encoder (GENEBANK_GUARD_MODEL_DIR)",
+    )
+    parser.add_argument(
         "--show-wrong",
         action="store_true",
         help="at the end, list each Gene serving a wrong or duplicate guard, with its runs' tasks",
@@ -677,6 +697,7 @@ def main() -> None:
         f"found_min_runs {args.found_min_runs}, route threshold {args.route_threshold}"
         + (f", same task {args.same_task}" if args.same_task is not None else "")
         + (", tasks reworded" if args.reworded else "")
+        + (f", guard-pair cross-encoder {args.guard_model}" if args.guard_model else "")
     )
     results = {}
     for use_model in (True, False):
@@ -687,7 +708,8 @@ def main() -> None:
     if args.rule != "both":
         return
     model, cosine = results[True][-1], results[False][-1]
-    print(f"\n{'final':<34} {'model':>8} {'cosine 0.80':>12}   target")
+    label = "cross-encoder" if args.guard_model else "model"
+    print(f"\n{'final':<34} {label:>13} {'cosine 0.80':>12}   target")
     for name, a, b, target in (
         ("guard precision", model.precision, cosine.precision, ">= 0.9"),
         ("recall (modes seen >= 3 times)", model.recall, cosine.recall, ">= 0.8"),
@@ -698,7 +720,7 @@ def main() -> None:
         ("guards served", model.served, cosine.served, ""),
         ("  of which wrong", model.wrong, cosine.wrong, ""),
     ):
-        print(f"{name:<34} {a:>8.3f} {b:>12.3f}   {target}")
+        print(f"{name:<34} {a:>13.3f} {b:>12.3f}   {target}")
 
 
 if __name__ == "__main__":

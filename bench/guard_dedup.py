@@ -13,6 +13,11 @@ those that merge at most --max-near-miss of the near-misses. Then it reports, on
   itself (an optimistic ceiling for cosine alone).
 
     python bench/guard_dedup.py [--backend torch|onnx|onnx-int8] [--extra-train] [--write]
+                                [--guard-model DIR]
+
+--guard-model DIR adds the decision the worker makes with GENEBANK_GUARD_MODEL_DIR=DIR (a cross-encoder
+written by bench/guard_pair_model.py, run with onnxruntime as served): its probability at its own
+threshold, behind the same candidate floor and remedy-only rule.
 
 --extra-train also fits on the 5,320 train-only pairs of guard_scenarios_train.jsonl (`"extra": true`):
 measured, they made the logistic model worse on test (docs/benchmarks.md), so the weights in use are
@@ -37,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from app.config import Settings  # noqa: E402
 from app.embeddings import load_embedder  # noqa: E402
 from app.evolution.guard_match import FEATURES, WEIGHTS_PATH, GuardMatcher, clauses, features, no_cause  # noqa: E402
+from app.evolution.pair_model import GuardPairModel, guard_pair_spec  # noqa: E402
 
 PAIRS = ROOT / "bench" / "data" / "guard_pairs.jsonl"
 COSINE_IN_USE_BEFORE = 0.80
@@ -157,6 +163,34 @@ def frozen_heads(
     L2 = saved
 
 
+def served_decision(
+    directory: Path,
+    matcher: GuardMatcher,
+    pairs: list[dict[str, object]],
+    test: np.ndarray,
+    cosine: np.ndarray,
+    clause_cosines: list[tuple[float, float, float]],
+    floor: float,
+) -> tuple[str, np.ndarray, np.ndarray]:
+    """The worker's decision with the cross-encoder in `directory`, on the test pairs (the model was
+    fitted and thresholded on train scenarios, so only test is scored): a row name, the decisions and
+    the probabilities (NaN off test)."""
+    import tempfile
+
+    spec = guard_pair_spec(directory)
+    with tempfile.TemporaryDirectory() as models_dir:
+        model = GuardPairModel(spec, Path(models_dir), threads=2)
+        served = matcher.with_pair_model(model)
+        chosen = [(str(p["a"]), str(p["b"])) for p, t in zip(pairs, test, strict=True) if t]
+        model.prepare(served.scored_pairs(chosen))
+        probability = np.full(len(pairs), np.nan)
+        for i in np.flatnonzero(test):
+            a, b = str(pairs[i]["a"]), str(pairs[i]["b"])
+            probability[i] = served.probability(a, b, float(cosine[i]), clause_cosines[i])
+    says = test & (probability >= served.threshold) & (cosine >= floor)
+    return f"cross-encoder as served (threshold {served.threshold:.3f})", says, probability
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -174,6 +208,12 @@ def main() -> None:
         help="also fit heads on the frozen clause embeddings (|u-v|, u*v) and report them",
     )
     parser.add_argument("--write", action="store_true", help=f"save the weights to {WEIGHTS_PATH}")
+    parser.add_argument(
+        "--guard-model",
+        type=Path,
+        metavar="DIR",
+        help="also report the worker's decision with this cross-encoder (GENEBANK_GUARD_MODEL_DIR)",
+    )
     args = parser.parse_args()
 
     pairs = [json.loads(line) for line in PAIRS.read_text().splitlines() if line.strip()]
@@ -249,11 +289,16 @@ def main() -> None:
     floor = round(float(max(0.2, np.min(cosine[accepted]) - 0.05)), 3) if np.any(accepted) else 0.2
     model_says = (probability >= threshold) & (cosine >= floor)
 
+    served: list[tuple[str, np.ndarray, np.ndarray]] = []
+    if args.guard_model is not None:
+        served.append(served_decision(args.guard_model, matcher, pairs, test, cosine, clause_cosines, floor))
+
     cos_train_best = best_f1(cosine[train], labels[train], near[train])
     cos_test_best = best_f1(cosine[test], labels[test], near[test])
     cos_same_rule = choose(cosine[train], labels[train], near[train], args.max_near_miss)
     rows = [
         ("logistic model (threshold chosen on train)", model_says),
+        *((name, says) for name, says, _ in served),
         (f"cosine >= {COSINE_IN_USE_BEFORE:.2f} (in use before)", cosine >= COSINE_IN_USE_BEFORE),
         (f"cosine >= {cos_same_rule:.3f} (same near-miss rule on train)", cosine >= cos_same_rule),
         (f"cosine >= {cos_train_best:.3f} (best F1 on train)", cosine >= cos_train_best),
@@ -275,6 +320,11 @@ def main() -> None:
         f"cosine {roc_auc(cosine[hard], labels[hard]):.3f}; all pairs: model "
         f"{roc_auc(probability[test], labels[test]):.3f}, cosine {roc_auc(cosine[test], labels[test]):.3f}"
     )
+    for name, _, served_probability in served:
+        print(
+            f"  {name}: same vs near-miss {roc_auc(served_probability[hard], labels[hard]):.3f}, "
+            f"all pairs {roc_auc(served_probability[test], labels[test]):.3f}"
+        )
     if args.frozen_head:
         frozen_heads(pairs, parts, vectors, left, right, x, labels, near, train, args.max_near_miss)
     precision, recall, f1, near_merged = scores(model_says[train], labels[train], near[train])
