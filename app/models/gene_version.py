@@ -5,7 +5,6 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     BigInteger,
     CheckConstraint,
@@ -24,6 +23,7 @@ from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import EMBEDDING_DIM, Base, utcnow_column
+from app.models.vector import Vector
 
 # The task families with a partial HNSW index of their own (migration 0017).
 HNSW_FAMILIES = ("code_generation", "math_reasoning", "rule_following", "agent_environment")

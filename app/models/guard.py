@@ -4,7 +4,6 @@ import uuid
 from datetime import datetime
 from enum import StrEnum
 
-from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -24,6 +23,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import EMBEDDING_DIM, Base, utcnow_column
+from app.models.vector import Vector
 
 
 class GuardState(StrEnum):
